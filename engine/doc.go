@@ -1,0 +1,20 @@
+// Package engine simulates, deterministically and without a GPU, the serving
+// pipeline in which the GLM-5.3 multi-tenant KV-cache leak happened: a
+// disaggregated prefill/decode engine over a paged KV pool whose free() keeps
+// the old bytes.
+//
+// A request passes the stages of the real engine (see Stage): intake
+// (validate_input_length), the admission door, prefill bootstrap, decode
+// prealloc, prefill forward and KV transfer, decode transfer and running, the
+// response and the release of its pages. A prompt within the advertised
+// context but over the KV pool's capacity takes the real rejection path: the
+// prompt becomes a one-token placeholder and a pending 400 is recorded while
+// "finished" stays false. The Vulnerable door checks only "finished", so the
+// request goes on and decode reads its whole reserved slot — seven stale pages
+// of another tenant — and answers 200. The Fixed door retires it first.
+//
+// Everything the playground shows is computed here: page ownership, leaked
+// pages, HTTP status, the ordered event log, metrics and the capacity check.
+// The same Config and sequence of operations always give the same log,
+// responses and metrics: there is no clock, no randomness and no map order.
+package engine

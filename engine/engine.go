@@ -1,0 +1,93 @@
+package engine
+
+import "fmt"
+
+// Engine is one simulated deployment. It is not safe for concurrent use.
+type Engine struct {
+	cfg       Config
+	pool      *pool
+	reqs      []*record // request n is reqs[n-1]
+	tenants   []string  // in order of first appearance
+	reqTenant []uint8   // tenant index of request n at n-1, for fast page scans
+	events    []Event
+	responses []Response
+	m         counters
+}
+
+// record is the engine's own state of one request.
+type record struct {
+	id       int32
+	tenant   int // index into Engine.tenants
+	req      Request
+	text     string // what its pages hold
+	slot     Pages  // decode's reservation, in slot order
+	released bool
+	linger   *linger
+	resp     int // index into Engine.responses
+}
+
+// linger is a request whose decode half deferred the release of its pages
+// because the prefill half, never cancelled, may still write into them.
+type linger struct {
+	pendingWrite Pages // pages prefill will still write before it acks
+}
+
+// New returns an engine with an empty pool, or a *ConfigError.
+func New(cfg Config) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Engine{cfg: cfg, pool: newPool(cfg.PoolPages())}, nil
+}
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Events returns the log, oldest first. The slice must not be modified.
+func (e *Engine) Events() []Event { return e.events }
+
+// Responses returns every response, oldest first. Do not modify it.
+func (e *Engine) Responses() []Response { return e.responses }
+
+// LastResponse returns the newest response, if any.
+func (e *Engine) LastResponse() (Response, bool) {
+	if len(e.responses) == 0 {
+		return Response{}, false
+	}
+	return e.responses[len(e.responses)-1], true
+}
+
+// Tenants lists the tenants seen so far, in order of first appearance.
+func (e *Engine) Tenants() []string { return e.tenants }
+
+// TenantOf returns the tenant of request id ("" when there is none).
+func (e *Engine) TenantOf(id int) string {
+	if id < 1 || id > len(e.reqs) {
+		return ""
+	}
+	return e.tenants[e.reqs[id-1].tenant]
+}
+
+func (e *Engine) tenantIndex(name string) (int, error) {
+	for i, t := range e.tenants {
+		if t == name {
+			return i, nil
+		}
+	}
+	if len(e.tenants) >= MaxTenants {
+		return 0, &RequestError{"tenant", fmt.Sprintf("at most %d tenants", MaxTenants)}
+	}
+	e.tenants = append(e.tenants, name)
+	return len(e.tenants) - 1, nil
+}
+
+// emit appends an event to the log. Stage code changes the pool itself and
+// passes the same changes as muts, so that Snapshot can replay any step.
+func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) {
+	ev := Event{Step: len(e.events) + 1, Stage: stage, Half: half, Pages: pages, Text: text, muts: muts}
+	if r != nil {
+		ev.Request = int(r.id)
+		ev.Tenant = e.tenants[r.tenant]
+	}
+	e.events = append(e.events, ev)
+}

@@ -1,0 +1,32 @@
+package engine
+
+// Event is one transition in the ordered log.
+type Event struct {
+	Step    int    `json:"step"` // 1-based position in the log
+	Request int    `json:"request"`
+	Tenant  string `json:"tenant"`
+	Stage   Stage  `json:"stage"`
+	Half    Half   `json:"half"`
+	// Pages are the pages the event touched (allocated, wrote, read or freed).
+	Pages Pages `json:"pages,omitempty"`
+	// Text explains the event in one plain line.
+	Text string `json:"text"`
+
+	muts []mutation // how the event changed the pool, to rebuild any step
+}
+
+type mutKind uint8
+
+const (
+	mutAlloc mutKind = iota + 1
+	mutWrite
+	mutFree
+	mutScrub
+)
+
+// mutation is a change to the pool that Snapshot replays forward.
+type mutation struct {
+	kind  mutKind
+	pages Pages
+	req   int32
+}

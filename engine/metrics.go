@@ -1,0 +1,85 @@
+package engine
+
+// Metrics are the engine's counters, named after what an operator of the
+// real engine would watch.
+type Metrics struct {
+	Requests        int `json:"requests"`
+	Responses       int `json:"responses"` // answered with a status (not cancelled)
+	LeakedResponses int `json:"leakedResponses"`
+	LeakedPages     int `json:"leakedPages"`
+	WrongStatus     int `json:"wrongStatus"` // 200s for requests intake had rejected
+
+	Finished int `json:"finished"`
+	Rejected int `json:"rejected"`
+	Aborted  int `json:"aborted"`
+	Errored  int `json:"errored"`
+
+	PagesTotal     int `json:"pagesTotal"`
+	PagesAllocated int `json:"pagesAllocated"`
+	PagesFree      int `json:"pagesFree"`
+	PagesStale     int `json:"pagesStale"` // free, but still holding some request's KV
+	PagesLingering int `json:"pagesLingering"`
+
+	ScrubWrites int   `json:"scrubWrites"`
+	ScrubBytes  int64 `json:"scrubBytes"`
+
+	// DeferredRelease is sglang:decode_deferred_kv_release_total{outcome}.
+	DeferredRelease map[Outcome]int `json:"deferredRelease"`
+}
+
+// counters are kept as events happen, so Metrics costs nothing per page.
+type counters struct {
+	requests, responses, leakedResponses, leakedPages, wrongStatus int
+	byState                                                       [4]int
+	lingeringPages, scrubWrites                                   int
+	scrubBytes                                                    int64
+	deferred                                                      [3]int
+}
+
+var states = [4]State{StateFinished, StateRejected, StateAborted, StateErrored}
+
+func outcomeIndex(o Outcome) int {
+	for i, x := range Outcomes {
+		if x == o {
+			return i
+		}
+	}
+	return 0
+}
+
+func (c *counters) record(r Response) {
+	c.requests++
+	if r.State != StateAborted {
+		c.responses++
+	}
+	if r.Leaked() {
+		c.leakedResponses++
+		c.leakedPages += r.LeakedPages.Len()
+	}
+	if r.WrongStatus {
+		c.wrongStatus++
+	}
+	for i, s := range states {
+		if s == r.State {
+			c.byState[i]++
+		}
+	}
+}
+
+// Metrics returns the counters now.
+func (e *Engine) Metrics() Metrics {
+	c := e.m
+	m := Metrics{
+		Requests: c.requests, Responses: c.responses, LeakedResponses: c.leakedResponses,
+		LeakedPages: c.leakedPages, WrongStatus: c.wrongStatus,
+		Finished: c.byState[0], Rejected: c.byState[1], Aborted: c.byState[2], Errored: c.byState[3],
+		PagesTotal: e.pool.size(), PagesAllocated: e.pool.allocated, PagesFree: e.pool.freeCount(),
+		PagesStale: e.pool.stale, PagesLingering: c.lingeringPages,
+		ScrubWrites: c.scrubWrites, ScrubBytes: c.scrubBytes,
+		DeferredRelease: map[Outcome]int{},
+	}
+	for i, o := range Outcomes {
+		m.DeferredRelease[o] = c.deferred[i]
+	}
+	return m
+}

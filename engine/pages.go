@@ -1,0 +1,100 @@
+package engine
+
+import "strings"
+
+// Run is Count consecutive page ids starting at First.
+type Run struct {
+	First int `json:"first"`
+	Count int `json:"count"`
+}
+
+// Pages is a list of page ids kept as runs, in slot order. Runs keep a
+// 681,280-page prompt to a handful of entries in the log.
+type Pages []Run
+
+// Len is the number of pages.
+func (p Pages) Len() int {
+	n := 0
+	for _, r := range p {
+		n += r.Count
+	}
+	return n
+}
+
+// Each calls f for every page id, in order, until f returns false.
+func (p Pages) Each(f func(id int) bool) {
+	for _, r := range p {
+		for id := r.First; id < r.First+r.Count; id++ {
+			if !f(id) {
+				return
+			}
+		}
+	}
+}
+
+// Contains reports whether id is one of the pages.
+func (p Pages) Contains(id int) bool {
+	for _, r := range p {
+		if id >= r.First && id < r.First+r.Count {
+			return true
+		}
+	}
+	return false
+}
+
+// Head is the first n pages.
+func (p Pages) Head(n int) Pages {
+	var out Pages
+	for _, r := range p {
+		if n <= 0 {
+			break
+		}
+		c := min(r.Count, n)
+		out = append(out, Run{r.First, c})
+		n -= c
+	}
+	return out
+}
+
+// Tail is the pages after the first n.
+func (p Pages) Tail(n int) Pages {
+	var out Pages
+	for _, r := range p {
+		if n >= r.Count {
+			n -= r.Count
+			continue
+		}
+		out = append(out, Run{r.First + n, r.Count - n})
+		n = 0
+	}
+	return out
+}
+
+// add appends one page id, extending the last run when it is contiguous.
+func (p Pages) add(id int) Pages {
+	if k := len(p) - 1; k >= 0 && p[k].First+p[k].Count == id {
+		p[k].Count++
+		return p
+	}
+	return append(p, Run{id, 1})
+}
+
+// String lists the pages compactly: "0–7", "3, 9–11".
+func (p Pages) String() string {
+	if len(p) == 0 {
+		return "none"
+	}
+	parts := make([]string, 0, min(len(p), 4))
+	for i, r := range p {
+		if i == 3 {
+			parts = append(parts, "… ("+th(len(p)-3)+" more runs)")
+			break
+		}
+		if r.Count == 1 {
+			parts = append(parts, th(r.First))
+		} else {
+			parts = append(parts, th(r.First)+"–"+th(r.First+r.Count-1))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,102 @@
+package engine
+
+// Preset is a named, documented scenario: a configuration and the operations
+// that reproduce one of the postmortem's situations.
+type Preset struct {
+	Slug        string `json:"slug"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Config      Config `json:"config"`
+	Ops         []Op   `json:"ops"`
+}
+
+// The article's demo secret.
+const DemoSecret = "PROJECT_ZEPHYR_Q4_FORECAST"
+
+// GLM-5.3's numbers from the postmortem.
+const (
+	GLMContextTokens    = 1_048_576
+	GLMLaunchPoolTokens = 681_280
+	GLMFixedPoolTokens  = 2_040_000
+)
+
+// Presets returns the scenarios, in the order the UI lists them. Each call
+// returns fresh values.
+func Presets() []Preset {
+	demoOps := []Op{
+		SendOp(Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret}),
+		SendOp(Request{Tenant: "B", PromptTokens: 12, Content: "summarise my notes"}),
+	}
+	glm := Config{
+		ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, PageTokens: 1,
+		SlotPages: DefaultSlotPages, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
+	}
+	glmOps := []Op{
+		SendOp(Request{Tenant: "A", PromptTokens: 4_096, Content: DemoSecret}),
+		SendOp(Request{Tenant: "B", PromptTokens: 900_000, Content: "review this codebase"}),
+		SendOp(Request{Tenant: "C", PromptTokens: 1_100_000, Content: "too long for anyone"}),
+	}
+	fixed := glm
+	fixed.PoolTokens, fixed.Mode = GLMFixedPoolTokens, Fixed
+	demoFixed := DemoConfig()
+	demoFixed.Mode = Fixed
+	scrub := DemoConfig()
+	scrub.ScrubOnFree = true
+	abortOne := Config{
+		ContextTokens: 32, PoolTokens: 16, PageTokens: 1, SlotPages: DefaultSlotPages,
+		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: DefaultKVBytesTok,
+	}
+	abortBoth := abortOne
+	abortBoth.Cancel = CancelBoth
+	abortOps := func() []Op {
+		return []Op{
+			SendOp(Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: StagePrefillTransfer}),
+			SendOp(Request{Tenant: "B", PromptTokens: 8, Content: "quarterly plan"}),
+		}
+	}
+	return []Preset{
+		{Slug: "demo", Name: "The article's demo",
+			Description: "One 8-page slot. Tenant A's secret fills it; tenant B's over-length request reads it back with HTTP 200.",
+			Config:      DemoConfig(), Ops: demoOps},
+		{Slug: "demo-fixed", Name: "The demo, fixed door",
+			Description: "The same two requests through the patched door: tenant B gets 400 and nothing is allocated.",
+			Config:      demoFixed, Ops: clone(demoOps)},
+		{Slug: "glm-launch", Name: "GLM-5.3 at launch",
+			Description: "Context 1,048,576 tokens on a 681,280-token pool: a 900,000-token prompt fits the context but not the pool.",
+			Config:      glm, Ops: glmOps},
+		{Slug: "glm-remediated", Name: "After remediation",
+			Description: "Pool raised to 2,040,000 tokens and the fixed door: the same prompts leak nothing.",
+			Config:      fixed, Ops: clone(glmOps)},
+		{Slug: "scrub", Name: "Scrub-on-free, vulnerable door",
+			Description: "Freed pages are zeroed: no foreign content reaches tenant B, yet it still gets a wrong 200 — and every free costs a write.",
+			Config:      scrub, Ops: clone(demoOps)},
+		{Slug: "abort-one-half", Name: "Abort, router cancels one half",
+			Description: "Tenant A's client cancels mid-transfer; only decode is told, so its 8 pages linger until prefill drains.",
+			Config:      abortOne, Ops: abortOps()},
+		{Slug: "abort-both", Name: "Abort, router cancels both halves",
+			Description: "The same abort with a router that cancels both halves: every page is released at once.",
+			Config:      abortBoth, Ops: abortOps()},
+	}
+}
+
+// PresetBySlug finds a preset by its slug.
+func PresetBySlug(slug string) (Preset, bool) {
+	for _, p := range Presets() {
+		if p.Slug == slug {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+func clone(ops []Op) []Op {
+	out := make([]Op, len(ops))
+	for i, op := range ops {
+		if op.Send != nil {
+			out[i] = SendOp(*op.Send)
+		} else if op.Settle != nil {
+			out[i] = SettleOp(op.Settle.Request, op.Settle.Outcome)
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Path is the way a request took through the engine.
+type Path string
+
+const (
+	PathNormal      Path = "normal"      // the prompt fit the pool
+	PathPlaceholder Path = "placeholder" // intake swapped the prompt for one token and set a pending 400
+	PathAPIReject   Path = "api-reject"  // longer than the advertised context: refused by the API
+)
+
+// Segment is a run of consecutive pages in a response body that came from
+// the same writer.
+type Segment struct {
+	Pages  Pages  `json:"pages"`
+	Writer int    `json:"writer"` // request that last wrote them; 0 for zeroed pages
+	Tenant string `json:"tenant"` // tenant of that request; "" for zeroed pages
+	Text   string `json:"text"`   // what each page holds
+	Leaked bool   `json:"leaked"` // written by another tenant
+}
+
+// Leak counts the pages one foreign tenant contributed to a response.
+type Leak struct {
+	Tenant string `json:"tenant"`
+	Pages  int    `json:"pages"`
+}
+
+// Response is what the client received, with provenance for every page.
+type Response struct {
+	Request int    `json:"request"`
+	Tenant  string `json:"tenant"`
+	Tokens  int    `json:"tokens"`
+	Path    Path   `json:"path"`
+	State   State  `json:"state"`
+	Status  int    `json:"status"`
+	// Reason is the error message of a non-200 response.
+	Reason string `json:"reason,omitempty"`
+	// Body holds the pages decode read, grouped by writer, in slot order.
+	Body []Segment `json:"body,omitempty"`
+	// ReadPages are the pages decode read; LeakedPages those another tenant wrote.
+	ReadPages   Pages  `json:"readPages,omitempty"`
+	LeakedPages Pages  `json:"leakedPages,omitempty"`
+	Leaks       []Leak `json:"leaks,omitempty"`
+	// ZeroedPages were read but held nothing (scrubbed or never written).
+	ZeroedPages int `json:"zeroedPages,omitempty"`
+	// WrongStatus is a 200 for a request whose rejection was pending.
+	WrongStatus bool `json:"wrongStatus,omitempty"`
+	// Allocated is how many pages the request was given.
+	Allocated int `json:"allocated"`
+	// Lingering is set while a half of the request still holds its pages.
+	Lingering bool `json:"lingering,omitempty"`
+	// CancelledAt is the stage at which the client cancelled.
+	CancelledAt Stage `json:"cancelledAt,omitempty"`
+	// Step is the log step of the response event; ReadStep that of the
+	// decode read (0 when decode read nothing).
+	Step     int `json:"step"`
+	ReadStep int `json:"readStep,omitempty"`
+}
+
+// Leaked reports whether the response carried another tenant's pages.
+func (r Response) Leaked() bool { return len(r.LeakedPages) > 0 }
+
+// BodyText renders the body as the article's demo prints it, page by page,
+// eliding long runs after maxPerSegment pages.
+func (r Response) BodyText(maxPerSegment int) string {
+	var parts []string
+	for _, s := range r.Body {
+		n := s.Pages.Len()
+		show := min(n, maxPerSegment)
+		for range show {
+			parts = append(parts, s.Text)
+		}
+		if n > show {
+			parts = append(parts, fmt.Sprintf("… ×%s more", th(n-show)))
+		}
+	}
+	return strings.Join(parts, " | ")
+}
+
+func leakPhrase(leaks []Leak) string {
+	parts := make([]string, len(leaks))
+	for i, l := range leaks {
+		parts[i] = fmt.Sprintf("%s %s of tenant %s", th(l.Pages), plural(l.Pages, "page", "pages"), l.Tenant)
+	}
+	return strings.Join(parts, " and ")
+}
+
+// Verdict says in words what happened, for the verdict line.
+func (r Response) Verdict() string {
+	switch {
+	case r.Leaked():
+		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d", leakPhrase(r.Leaks), r.Tenant, r.Status)
+	case r.WrongStatus:
+		return fmt.Sprintf("WRONG 200: tenant %s's rejected request was answered with %d zeroed %s — no foreign content, but a failure reported as success",
+			r.Tenant, r.ZeroedPages, plural(r.ZeroedPages, "page", "pages"))
+	case r.Path == PathAPIReject:
+		return fmt.Sprintf("Rejected with 400 by the API: %s-token prompt is longer than the advertised context", th(r.Tokens))
+	case r.State == StateRejected:
+		return "Rejected with 400 before any page was allocated"
+	case r.State == StateAborted && r.Lingering:
+		return fmt.Sprintf("Aborted by the client at %s: decode still holds %d %s, waiting for the prefill half",
+			r.CancelledAt, r.Allocated, plural(r.Allocated, "page", "pages"))
+	case r.State == StateAborted:
+		return fmt.Sprintf("Aborted by the client at %s; every page released", r.CancelledAt)
+	case r.State == StateErrored:
+		return fmt.Sprintf("Errored with %d: %s", r.Status, r.Reason)
+	}
+	return fmt.Sprintf("OK: HTTP 200 with tenant %s's own %s %s", r.Tenant, th(r.ReadPages.Len()), plural(r.ReadPages.Len(), "page", "pages"))
+}
+
+// Announcement is the short sentence a screen reader hears.
+func (r Response) Announcement() string {
+	if r.Leaked() {
+		return fmt.Sprintf("%s leaked to tenant %s", leakPhrase(r.Leaks), r.Tenant)
+	}
+	return fmt.Sprintf("Request %d from tenant %s: HTTP %d. %s", r.Request, r.Tenant, r.Status, r.Verdict())
+}

@@ -1,0 +1,159 @@
+package engine
+
+import "fmt"
+
+// PageState is what a page is at a step, as the grid shows it.
+type PageState string
+
+const (
+	PageFree      PageState = "free"      // on the free list, holding nothing
+	PageAllocated PageState = "allocated" // held by a request
+	PageStale     PageState = "stale"     // on the free list, still holding a request's KV
+	PageLeaked    PageState = "leaked"    // read into the last response by another tenant
+)
+
+// Snapshot is the pool as it was after one step of the log. The current
+// snapshot shares the engine's arrays, so it is cheap and valid until the
+// next Send or Settle; one at an earlier step is rebuilt by replaying the log.
+type Snapshot struct {
+	e              *Engine
+	step           int
+	holder, writer []int32
+	last           int // index of the last response visible at step, or -1
+}
+
+// Snapshot returns the pool after the latest step.
+func (e *Engine) Snapshot() *Snapshot {
+	return e.newSnapshot(len(e.events), e.pool.holder, e.pool.writer)
+}
+
+// SnapshotAt returns the pool after step (0 is before the first event). It
+// costs one pass over the pool plus the pages the log touched up to step.
+func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
+	if step < 0 || step > len(e.events) {
+		return nil, fmt.Errorf("step %d: must be between 0 and %d", step, len(e.events))
+	}
+	if step == len(e.events) {
+		return e.Snapshot(), nil
+	}
+	n := e.pool.size()
+	holder, writer := make([]int32, n), make([]int32, n)
+	for _, ev := range e.events[:step] {
+		for _, m := range ev.muts {
+			m.pages.Each(func(id int) bool {
+				switch m.kind {
+				case mutAlloc:
+					holder[id] = m.req
+				case mutFree:
+					holder[id] = noRequest
+				case mutWrite:
+					writer[id] = m.req
+				case mutScrub:
+					writer[id] = noRequest
+				}
+				return true
+			})
+		}
+	}
+	return e.newSnapshot(step, holder, writer), nil
+}
+
+func (e *Engine) newSnapshot(step int, holder, writer []int32) *Snapshot {
+	s := &Snapshot{e: e, step: step, holder: holder, writer: writer, last: -1}
+	for i := len(e.responses) - 1; i >= 0; i-- {
+		if visibleAt(e.responses[i], step) {
+			s.last = i
+			break
+		}
+	}
+	return s
+}
+
+// visibleAt reports whether a response (or its decode read) happened by step.
+func visibleAt(r Response, step int) bool {
+	return r.Step <= step || (r.ReadStep != 0 && r.ReadStep <= step)
+}
+
+// Step is the log step the snapshot shows.
+func (s *Snapshot) Step() int { return s.step }
+
+// Pages is the number of pages in the pool.
+func (s *Snapshot) Pages() int { return len(s.holder) }
+
+// LastResponse is the newest response visible at this step.
+func (s *Snapshot) LastResponse() (Response, bool) {
+	if s.last < 0 {
+		return Response{}, false
+	}
+	return s.e.responses[s.last], true
+}
+
+func (s *Snapshot) leaked() Pages {
+	if s.last < 0 {
+		return nil
+	}
+	return s.e.responses[s.last].LeakedPages
+}
+
+// PageInfo is everything the grid's details show about one page.
+type PageInfo struct {
+	ID    int       `json:"id"`
+	State PageState `json:"state"`
+	// Owner is the tenant whose KV the page holds, else the tenant holding it.
+	Owner        string `json:"owner"`
+	Writer       int    `json:"writer"`
+	WriterTenant string `json:"writerTenant"`
+	Holder       int    `json:"holder"`
+	HolderTenant string `json:"holderTenant"`
+	Reader       int    `json:"reader"` // last request that read it, by this step
+	ReaderTenant string `json:"readerTenant"`
+	Text         string `json:"text"` // the KV it holds, "" when empty
+	Lingering    bool   `json:"lingering"`
+}
+
+// Page describes one page at this step.
+func (s *Snapshot) Page(id int) (PageInfo, error) {
+	if id < 0 || id >= len(s.holder) {
+		return PageInfo{}, fmt.Errorf("page %d: must be between 0 and %d", id, len(s.holder)-1)
+	}
+	e := s.e
+	p := PageInfo{ID: id, Writer: int(s.writer[id]), Holder: int(s.holder[id])}
+	p.WriterTenant, p.HolderTenant = e.TenantOf(p.Writer), e.TenantOf(p.Holder)
+	if p.Writer != noRequest {
+		p.Text = e.reqs[p.Writer-1].text
+	}
+	for i := s.last; i >= 0; i-- {
+		if r := e.responses[i]; r.ReadPages.Contains(id) {
+			p.Reader, p.ReaderTenant = r.Request, r.Tenant
+			break
+		}
+	}
+	if p.Holder != noRequest {
+		r := e.reqs[p.Holder-1]
+		p.Lingering = r.resp < len(e.responses) && e.responses[r.resp].State == StateAborted && e.responses[r.resp].Step <= s.step
+	}
+	p.Owner, p.State = s.owner(id), s.state(id)
+	return p, nil
+}
+
+func (s *Snapshot) owner(id int) string {
+	if w := s.writer[id]; w != noRequest {
+		return s.e.tenants[s.e.reqTenant[w-1]]
+	}
+	if h := s.holder[id]; h != noRequest {
+		return s.e.tenants[s.e.reqTenant[h-1]]
+	}
+	return ""
+}
+
+func (s *Snapshot) state(id int) PageState {
+	switch {
+	case s.leaked().Contains(id):
+		return PageLeaked
+	case s.holder[id] != noRequest:
+		return PageAllocated
+	case s.writer[id] != noRequest:
+		return PageStale
+	}
+	return PageFree
+}

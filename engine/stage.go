@@ -1,0 +1,69 @@
+package engine
+
+// Stage is a step of the real pipeline, named so that a reader can find it in
+// SGLang's disaggregated mode (see real-pipeline.md).
+type Stage string
+
+const (
+	StageIntake           Stage = "intake"            // API check and validate_input_length
+	StageAdmission        Stage = "admission"         // the door: PrefillBootstrapQueue / DecodePreallocQueue
+	StagePrefillBootstrap Stage = "prefill.bootstrap" // KV sender created for the bootstrap_room
+	StageDecodePrealloc   Stage = "decode.prealloc"   // decode reserves the slot's pages, send_metadata
+	StagePrefillForward   Stage = "prefill.forward"   // the forward pass builds the prompt's KV
+	StagePrefillTransfer  Stage = "prefill.transfer"  // send_kv_chunk(last_chunk=True) into decode's pages
+	StageDecodeTransfer   Stage = "decode.transfer"   // DecodeTransferQueue polls KVPoll until Success
+	StageDecodeRunning    Stage = "decode.running"    // the running batch attends over kv_committed_len
+	StageResponse         Stage = "response"          // the HTTP response to the client
+	StageRelease          Stage = "release"           // pages returned to the free list
+	StageRouter           Stage = "router"            // the router's reaction to a client abort
+)
+
+// CancelStages are the stages at which a client can cancel a request in
+// flight, in pipeline order.
+var CancelStages = []Stage{
+	StagePrefillBootstrap, StageDecodePrealloc, StagePrefillForward,
+	StagePrefillTransfer, StageDecodeTransfer, StageDecodeRunning,
+}
+
+func cancelStage(s Stage) bool {
+	for _, c := range CancelStages {
+		if c == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Half is the part of the system an event happened in.
+type Half string
+
+const (
+	HalfAPI     Half = "api"
+	HalfRouter  Half = "router"
+	HalfPrefill Half = "prefill"
+	HalfDecode  Half = "decode"
+	HalfBoth    Half = "both"
+)
+
+// State is where a request ended, or that it is still lingering.
+type State string
+
+const (
+	StateFinished State = "finished" // answered 200
+	StateRejected State = "rejected" // answered 400
+	StateAborted  State = "aborted"  // the client cancelled mid-flight
+	StateErrored  State = "errored"  // a KV transfer failed, or the pool was exhausted
+)
+
+// Outcome is how a deferred KV release ended, as counted by
+// sglang:decode_deferred_kv_release_total{outcome}.
+type Outcome string
+
+const (
+	OutcomeDrained Outcome = "drained" // prefill acknowledged; decode freed the pages
+	OutcomeTimeout Outcome = "timeout" // no acknowledgement in time; freed anyway
+	OutcomeError   Outcome = "error"   // prefill's transfer failed; freed
+)
+
+// Outcomes lists the deferred-release outcomes in a fixed order.
+var Outcomes = []Outcome{OutcomeDrained, OutcomeTimeout, OutcomeError}
