@@ -30,10 +30,10 @@ type Metrics struct {
 // counters are kept as events happen, so Metrics costs nothing per page.
 type counters struct {
 	requests, responses, leakedResponses, leakedPages, wrongStatus int
-	byState                                                       [4]int
-	lingeringPages, scrubWrites                                   int
-	scrubBytes                                                    int64
-	deferred                                                      [3]int
+	byState                                                        [4]int
+	lingeringPages, scrubWrites                                    int
+	scrubBytes                                                     int64
+	deferred                                                       [3]int
 }
 
 var states = [4]State{StateFinished, StateRejected, StateAborted, StateErrored}

@@ -1,0 +1,19 @@
+package web
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// renderIntro says what happened and ties the article's three questions to
+// what the reader can try here.
+func (p *playground) renderIntro() app.UI {
+	return app.Header().Class("intro").Body(
+		app.H1().Text("KV-cache leak playground"),
+		app.P().Text("In August 2026 an over-length request to GLM-5.3 was marked rejected, but the admission queue only checked “finished”: "+
+			"it went on through prefill and decode, and decode read seven stale pages of another tenant's KV cache — returned with HTTP 200. "+
+			"This page runs a simulation of that engine in your browser."),
+		app.Ul().Class("questions").Body(
+			app.Li().Body(app.Strong().Text("Does the door check every terminal state? "), app.Text("Flip the admission mode to “fixed” and watch the same request get a 400.")),
+			app.Li().Body(app.Strong().Text("Is the context backed by the pool? "), app.Text("Pick “GLM-5.3 at launch” and read the capacity check.")),
+			app.Li().Body(app.Strong().Text("Does anything assume freed pages are clean? "), app.Text("Turn on scrub-on-free: the leak stops, the wrong 200 does not.")),
+		),
+	)
+}
