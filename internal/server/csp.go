@@ -87,6 +87,10 @@ func scanSite(site fs.FS) (pageScan, []string) {
 		for _, u := range s.remote {
 			warnings = append(warnings, fmt.Sprintf("%s loads %s, which the CSP blocks (same-origin only)", name, u))
 		}
+		if n := len(s.styleAttrs); n > 0 {
+			warnings = append(warnings, fmt.Sprintf("%s has %d inline style attribute(s): allowed by hash as prerendered, "+
+				"but new values set at runtime (go-app .Style()) are blocked; prefer classes", name, n))
+		}
 		for _, h := range s.handlers {
 			warnings = append(warnings, fmt.Sprintf("%s has inline handler %s, which the CSP blocks", name, h))
 		}

@@ -71,7 +71,9 @@ func (h *Handler) Warnings() []string { return h.warnings }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.log != nil {
-		w = h.log.wrap(w, r)
+		lw := h.log.wrap(w, r)
+		defer lw.finish()
+		w = lw
 	}
 	setSecurityHeaders(w.Header(), h.csp)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

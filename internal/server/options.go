@@ -66,6 +66,14 @@ func isUnreserved(c rune) bool {
 // rejects anything that could end the directive or the header (";", ",",
 // control characters) and tokens that are not CSP sources.
 func NormalizeFrameAncestors(v string) (string, error) {
+	for _, c := range v {
+		switch {
+		case c < 0x20 || c == 0x7f:
+			return "", fmt.Errorf("invalid -frame-ancestors %q: control characters (newline, tab, ...) not allowed", v)
+		case c == ';' || c == ',':
+			return "", fmt.Errorf("invalid -frame-ancestors %q: character %q would end the CSP directive", v, c)
+		}
+	}
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return "*", nil
