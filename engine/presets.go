@@ -33,8 +33,8 @@ func Presets() []Preset {
 	}
 	glmOps := []Op{
 		SendOp(Request{Tenant: "A", PromptTokens: 4_096, Content: DemoSecret}),
-		SendOp(Request{Tenant: "B", PromptTokens: 900_000, Content: "review this codebase"}),
 		SendOp(Request{Tenant: "C", PromptTokens: 1_100_000, Content: "too long for anyone"}),
+		SendOp(Request{Tenant: "B", PromptTokens: 900_000, Content: "review this codebase"}),
 	}
 	fixed := glm
 	fixed.PoolTokens, fixed.Mode = GLMFixedPoolTokens, Fixed

@@ -71,17 +71,17 @@ func (p *playground) numberField(id, label, hint string) app.UI {
 		in,
 		app.P().ID(id+"-hint").Class("hint").Text(hint),
 		app.If(msg != "", func() app.UI {
-			return app.P().ID(id+"-error").Class("field-error").Role("alert").Text(msg)
+			return app.P().ID(id + "-error").Class("field-error").Role("alert").Text(msg)
 		}),
 	)
 }
 
 func (p *playground) onNumber(id string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.s.setNumber(id, value(ctx)) }
+	return func(ctx app.Context, e app.Event) { p.s.setNumber(id, value(ctx)); p.sync(ctx) }
 }
 
 func (p *playground) onChoice(field string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.s.setChoice(field, value(ctx)) }
+	return func(ctx app.Context, e app.Event) { p.s.setChoice(field, value(ctx)); p.sync(ctx) }
 }
 
 func (p *playground) onScrub(ctx app.Context, e app.Event) {
@@ -90,10 +90,12 @@ func (p *playground) onScrub(ctx app.Context, e app.Event) {
 		v = "true"
 	}
 	p.s.setChoice("scrub", v)
+	p.sync(ctx)
 }
 
 func (p *playground) onPreset(ctx app.Context, e app.Event) {
 	if slug := value(ctx); slug != "" {
 		p.s.loadPreset(slug)
+		p.sync(ctx)
 	}
 }

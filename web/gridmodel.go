@@ -7,8 +7,12 @@ import (
 	"kvleak/engine"
 )
 
-// maxGridCells bounds the grid's DOM: above it, each cell is a range of pages.
-const maxGridCells = 512
+// maxGridCells bounds the grid's DOM: above it, each cell is a range of
+// pages. The side-by-side view draws smaller grids.
+const (
+	maxGridCells = 512
+	maxMiniCells = 64
+)
 
 // cellView is one grid cell, ready to render.
 type cellView struct {
@@ -38,7 +42,12 @@ type gridView struct {
 // buildGrid turns a snapshot into cells: one per page when the range is
 // small, else ranges summarised by the engine.
 func buildGrid(snap *engine.Snapshot, tenants []string, first, last int, touched engine.Pages) (gridView, error) {
-	cells, err := snap.Cells(first, last, maxGridCells)
+	return buildGridN(snap, tenants, first, last, touched, maxGridCells)
+}
+
+// buildGridN is buildGrid with at most n cells.
+func buildGridN(snap *engine.Snapshot, tenants []string, first, last int, touched engine.Pages, n int) (gridView, error) {
+	cells, err := snap.Cells(first, last, n)
 	if err != nil {
 		return gridView{}, err
 	}

@@ -1,55 +1,11 @@
 package web
 
 import (
-	"fmt"
-	"strconv"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"kvleak/engine"
 )
 
-// renderGrid draws the pool: one cell per page, or per range of pages when
-// the pool is large, each marked by colour, pattern and text.
-func (p *playground) renderGrid() app.UI {
-	s := p.s
-	snap := s.snapshot()
-	var touched engine.Pages
-	if s.step > 0 {
-		touched = s.eng.Events()[s.step-1].Pages
-	}
-	g, err := buildGrid(snap, s.tenants, s.zoomFirst, s.zoomLast, touched)
-	if err != nil {
-		return app.P().Class("field-error").Text(err.Error())
-	}
-	caption := "the latest step"
-	if s.step > 0 {
-		caption = fmt.Sprintf("step %d (pages it touched are outlined)", s.step)
-	}
-	return app.Section().Class("panel").Aria("labelledby", "pool-h").Body(
-		app.H2().ID("pool-h").Text("KV pool"),
-		app.P().Class("hint").Body(
-			app.Text(g.Summary+". Showing the pool after "+caption+". "),
-			app.If(g.Zoomed, func() app.UI {
-				return app.Button().ID("zoom-out").Type("button").Class("link").Text("Show the whole pool").OnClick(p.onZoomOut)
-			}),
-		),
-		legend(),
-		app.Div().ID("grid").Class("grid").Role("group").Aria("label", "KV pool pages").Body(
-			app.Range(g.Cells).Slice(func(i int) app.UI { return p.cell(g.Cells[i]) }),
-		),
-		app.P().ID("cell-details").Class("cell-details").Text(orDefault(p.detail, "Hover over or focus a cell for its details.")),
-	)
-}
-
 func (p *playground) cell(c cellView) app.UI {
-	cls := "cell state-" + string(c.State)
-	if c.Tenant >= 0 {
-		cls += " tenant-" + strconv.Itoa(c.Tenant%8)
-	}
-	if c.Touched {
-		cls += " touched"
-	}
+	cls := cellClass(c)
 	label := c.Label
 	if c.First != c.Last {
 		label += ". Select to zoom in."
@@ -77,6 +33,7 @@ func (p *playground) onCell(c cellView) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		if c.First != c.Last {
 			p.s.zoom(c.First, c.Last)
+			p.sync(ctx)
 			p.detail = ""
 		}
 	}

@@ -36,5 +36,5 @@ var outcomeLabel = map[engine.Outcome]string{
 }
 
 func (p *playground) onSettle(id int, o engine.Outcome) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.s.settle(id, o) }
+	return func(ctx app.Context, e app.Event) { p.s.settle(id, o); p.sync(ctx) }
 }

@@ -55,5 +55,9 @@ func reqLabel(id int, tenant string) string {
 }
 
 func (p *playground) onStep(step int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.s.selectStep(step) }
+	return func(ctx app.Context, e app.Event) {
+		p.playing = false
+		p.s.selectStep(step)
+		p.sync(ctx)
+	}
 }

@@ -12,9 +12,18 @@ import (
 type playground struct {
 	app.Compo
 
-	s      *session
-	ready  bool
-	detail string // description of the focused or hovered grid cell
+	s        *session
+	ready    bool
+	detail   string // description of the focused or hovered grid cell
+	banner   string // why a link or file was refused
+	embed    bool   // compact view for iframes
+	readOnly bool   // embed without controls
+	compare  bool   // side-by-side engines
+	table    bool   // the pool as a table instead of a grid
+	playing  bool
+	share    shareState
+	stopKeys func()
+	stopSize func()
 }
 
 func newPlayground() *playground { return &playground{s: newSession()} }
@@ -23,6 +32,18 @@ func newPlayground() *playground { return &playground{s: newSession()} }
 // HTML is on screen and the controls do nothing.
 func (p *playground) OnMount(ctx app.Context) {
 	p.ready = true
+	p.stopKeys = listenKeys(ctx, p.onKey)
+	if p.embed {
+		p.stopSize = reportHeight()
+	}
+}
+
+func (p *playground) OnDismount() {
+	for _, stop := range []func(){p.stopKeys, p.stopSize} {
+		if stop != nil {
+			stop()
+		}
+	}
 }
 
 func (p *playground) Render() app.UI {
@@ -30,16 +51,32 @@ func (p *playground) Render() app.UI {
 	if p.ready {
 		ready = "true"
 	}
-	return app.Main().ID("playground").DataSet("ready", ready).Body(
-		p.renderIntro(),
+	cls := "page"
+	if p.embed {
+		cls += " embed"
+	}
+	return app.Main().ID("playground").Class(cls).DataSet("ready", ready).Body(
+		app.If(!p.embed, p.renderIntro).Else(p.renderCaption),
+		app.If(p.banner != "", func() app.UI {
+			return app.Div().ID("banner").Class("banner").Role("alert").Body(
+				app.Strong().Text("This link could not be opened. "),
+				app.Text(p.banner+" The default scenario is shown instead."),
+				app.Button().Type("button").Class("link").Text("Dismiss").OnClick(p.onDismissBanner),
+			)
+		}),
 		app.Div().Class("layout").Body(
-			app.Div().Class("col-controls").Body(
-				p.renderControls(),
-				p.renderRequestForm(),
-			),
+			app.If(!p.readOnly, func() app.UI {
+				return app.Div().Class("col-controls").Body(
+					p.renderControls(),
+					p.renderRequestForm(),
+					app.If(!p.embed, p.renderShare),
+				)
+			}),
 			app.Div().Class("col-results").Body(
 				p.renderResponse(),
-				p.renderGrid(),
+				p.renderStepper(),
+				app.If(p.compare, p.renderCompare),
+				p.renderPool(),
 				p.renderLingering(),
 				p.renderMetrics(),
 				p.renderLog(),
@@ -55,3 +92,5 @@ func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 func (p *playground) lastResponse() (engine.Response, bool) {
 	return p.s.snapshot().LastResponse()
 }
+
+func (p *playground) onDismissBanner(ctx app.Context, e app.Event) { p.banner = "" }

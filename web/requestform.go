@@ -61,7 +61,7 @@ func (p *playground) renderRequestForm() app.UI {
 func (p *playground) fieldError(id string) app.UI {
 	msg := p.s.errs[id]
 	return app.If(msg != "", func() app.UI {
-		return app.P().ID(id+"-error").Class("field-error").Role("alert").Text(msg)
+		return app.P().ID(id + "-error").Class("field-error").Role("alert").Text(msg)
 	})
 }
 
@@ -86,7 +86,14 @@ func (p *playground) onSend(ctx app.Context, e app.Event) {
 	// The tokens field may not have fired its change event yet.
 	p.s.text[fieldTokens] = app.Window().GetElementByID(fieldTokens).Get("value").String()
 	p.s.text[fieldSecret] = app.Window().GetElementByID(fieldSecret).Get("value").String()
-	p.s.send()
+	if p.s.send() == nil {
+		p.playing = false
+		p.sync(ctx)
+	}
 }
 
-func (p *playground) onReset(ctx app.Context, e app.Event) { p.s.reset() }
+func (p *playground) onReset(ctx app.Context, e app.Event) {
+	p.playing = false
+	p.s.reset()
+	p.sync(ctx)
+}

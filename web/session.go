@@ -69,14 +69,63 @@ func (s *session) loadPreset(slug string) error {
 	}
 	s.setConfig(p.Config)
 	s.rebuild(p.Config, p.Ops)
-	// Prefill the form to repeat the preset's decisive request.
-	if n := len(p.Ops); n > 0 && p.Ops[n-1].Send != nil {
-		last := p.Ops[n-1].Send
-		s.tenant, s.text[fieldTokens], s.text[fieldSecret] = last.Tenant, engine.Thousands(int64(last.PromptTokens)), last.Content
-	}
-	s.end = endNever
+	s.prefill(p.Ops)
 	clear(s.errs)
 	return nil
+}
+
+// prefill readies the form to repeat the run's last request.
+func (s *session) prefill(ops []engine.Op) {
+	s.end = endNever
+	for i := len(ops) - 1; i >= 0; i-- {
+		if last := ops[i].Send; last != nil {
+			s.tenant, s.text[fieldTokens], s.text[fieldSecret] = last.Tenant, engine.Thousands(int64(last.PromptTokens)), last.Content
+			return
+		}
+	}
+}
+
+// applyLink replaces the run with a permalink's. On error nothing changes.
+func (s *session) applyLink(st linkState) error {
+	e, err := engine.Replay(st.Config, st.Ops)
+	if err != nil {
+		return fmt.Errorf("the link's run cannot be replayed: %v", err)
+	}
+	if st.Step < 0 || st.Step > len(e.Events()) {
+		return fmt.Errorf("the link's step %d is past the run's %d events", st.Step, len(e.Events()))
+	}
+	s.preset = st.Preset
+	s.setConfig(st.Config)
+	s.cfg, s.eng, s.ops = st.Config, e, st.Ops
+	s.step, s.zoomFirst, s.zoomLast, s.notice = st.Step, 0, st.Config.PoolPages()-1, ""
+	for _, op := range st.Ops {
+		if op.Send != nil && !contains(s.tenants, op.Send.Tenant) && len(s.tenants) < engine.MaxTenants {
+			s.tenants = append(s.tenants, op.Send.Tenant)
+		}
+	}
+	s.prefill(st.Ops)
+	clear(s.errs)
+	return nil
+}
+
+// importRun replaces the run with an exported file's. On error nothing
+// changes.
+func (s *session) importRun(data []byte) error {
+	e, f, err := engine.ImportRun(data)
+	if err != nil {
+		return err
+	}
+	s.preset = ""
+	s.setConfig(f.Config)
+	s.cfg, s.eng, s.ops = f.Config, e, f.Ops
+	s.step, s.zoomFirst, s.zoomLast, s.notice = 0, 0, f.Config.PoolPages()-1, ""
+	clear(s.errs)
+	return nil
+}
+
+// link is the session as permalink state.
+func (s *session) link() linkState {
+	return linkState{Preset: s.preset, Config: s.cfg, Ops: s.ops, Step: s.step}
 }
 
 // setConfig shows cfg in the form fields.
@@ -298,6 +347,29 @@ func (s *session) selectStep(step int) error {
 	}
 	s.step = step
 	return nil
+}
+
+// current is the step on screen: the selected one, or the latest.
+func (s *session) current() int {
+	if s.step == 0 {
+		return len(s.eng.Events())
+	}
+	return s.step
+}
+
+// stepBy moves the selected step by d within the log, reaching "latest"
+// at the end. It reports whether the step moved.
+func (s *session) stepBy(d int) bool {
+	n := len(s.eng.Events())
+	next := min(max(s.current()+d, 1), n)
+	if n == 0 || next == s.current() {
+		return false
+	}
+	s.step = next
+	if next == n {
+		s.step = 0
+	}
+	return true
 }
 
 // zoom shows pages first..last in the grid.

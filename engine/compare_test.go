@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCompareTheDemo(t *testing.T) {
+	p, _ := PresetBySlug("demo")
+	c, err := Compare(p.Config, p.Ops)
+	require.NoError(t, err)
+	assert.Equal(t, "vulnerable: 200 + 7 leaked pages; fixed: 400, nothing allocated", c.Difference)
+	assert.Equal(t, 7, c.Vulnerable.Metrics.LeakedPages)
+	assert.Equal(t, 0, c.Fixed.Metrics.LeakedPages)
+}
+
+func TestCompareSummaries(t *testing.T) {
+	for slug, want := range map[string]string{
+		"scrub":          "vulnerable: 200 for a rejected request, 7 zeroed pages; fixed: 400, nothing allocated",
+		"glm-remediated": "vulnerable: 200, no leak; fixed: 200, no leak",
+		"abort-one-half": "vulnerable: 200, no leak; fixed: 200, no leak",
+	} {
+		p, _ := PresetBySlug(slug)
+		c, err := Compare(p.Config, p.Ops)
+		require.NoError(t, err)
+		assert.Equal(t, want, c.Difference, slug)
+	}
+	c, err := Compare(DemoConfig(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "vulnerable: no request yet; fixed: no request yet", c.Difference)
+	_, err = Compare(Config{}, nil)
+	assert.Error(t, err)
+}
+
+func TestExportImportRoundTrip(t *testing.T) {
+	p, _ := PresetBySlug("abort-one-half")
+	ops := append(p.Ops, SettleOp(1, OutcomeDrained))
+	e, err := Replay(p.Config, ops)
+	require.NoError(t, err)
+	data, err := jsonMarshal(e.Export(ops))
+	require.NoError(t, err)
+	back, f, err := ImportRun(data)
+	require.NoError(t, err)
+	assert.Equal(t, e.Events(), back.Events())
+	assert.Equal(t, e.Metrics(), back.Metrics())
+	assert.Equal(t, ops, f.Ops)
+}
+
+func TestImportRejectsBadFiles(t *testing.T) {
+	big := make([]byte, MaxRunFileBytes+1)
+	for name, c := range map[string]struct {
+		data, msg string
+	}{
+		"empty":      {"", "not a run file"},
+		"not json":   {"hello", "not a run file"},
+		"wrong kind": {`{"schema":"other","version":1}`, "not a run file of this playground"},
+		"version":    {`{"schema":"kvleak-run","version":2}`, "version 2"},
+		"bad config": {`{"schema":"kvleak-run","version":1,"config":{"context":0}}`, "context length 0"},
+		"bad op":     {`{"schema":"kvleak-run","version":1,"config":{"context":16,"pool":8,"page":1,"slot":8,"mode":"fixed","cancel":"both","kvBytes":1},"ops":[{"send":{"tenant":"","tokens":1}}]}`, "tenant name is empty"},
+		"too big":    {string(big), "at most"},
+	} {
+		_, _, err := ImportRun([]byte(c.data))
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), c.msg, name)
+	}
+}

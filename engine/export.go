@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// RunFileSchema names the export format; RunFileVersion is its version.
+const (
+	RunFileSchema  = "kvleak-run"
+	RunFileVersion = 1
+	// MaxRunFileBytes bounds an imported file.
+	MaxRunFileBytes = 4 << 20
+)
+
+// RunFile is a run exported as JSON: what was configured and done, and what
+// came of it. Import reads Config and Ops back; the rest is for readers.
+type RunFile struct {
+	Schema    string     `json:"schema"`
+	Version   int        `json:"version"`
+	Config    Config     `json:"config"`
+	Ops       []Op       `json:"ops"`
+	Events    []Event    `json:"events"`
+	Responses []Response `json:"responses"`
+	Metrics   Metrics    `json:"metrics"`
+	Capacity  Capacity   `json:"capacity"`
+}
+
+// Export describes the engine's run, given the ops that produced it.
+func (e *Engine) Export(ops []Op) RunFile {
+	return RunFile{
+		Schema: RunFileSchema, Version: RunFileVersion, Config: e.cfg, Ops: ops,
+		Events: e.events, Responses: e.responses, Metrics: e.Metrics(), Capacity: e.cfg.Capacity(),
+	}
+}
+
+// ImportRun reads an exported run and replays it. Any error leaves the
+// caller's state alone: it says what is wrong with the file.
+func ImportRun(data []byte) (*Engine, RunFile, error) {
+	var f RunFile
+	if len(data) > MaxRunFileBytes {
+		return nil, f, fmt.Errorf("the file is %s bytes; at most %s are read", Thousands(int64(len(data))), Thousands(MaxRunFileBytes))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&f); err != nil {
+		return nil, f, fmt.Errorf("not a run file: %v", err)
+	}
+	if f.Schema != RunFileSchema || f.Version != RunFileVersion {
+		return nil, f, fmt.Errorf("not a run file of this playground (schema %q version %d; want %q version %d)", f.Schema, f.Version, RunFileSchema, RunFileVersion)
+	}
+	if len(f.Ops) > MaxRequests {
+		return nil, f, fmt.Errorf("the file has %s operations; at most %s", Thousands(int64(len(f.Ops))), Thousands(MaxRequests))
+	}
+	e, err := Replay(f.Config, f.Ops)
+	if err != nil {
+		return nil, f, fmt.Errorf("the file's run cannot be replayed: %v", err)
+	}
+	return e, f, nil
+}

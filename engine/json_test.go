@@ -1,0 +1,5 @@
+package engine
+
+import "encoding/json"
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
