@@ -5,9 +5,10 @@ import "fmt"
 // Capacity answers the article's second question: is the advertised context
 // window backed by the KV pool?
 type Capacity struct {
-	ContextTokens int  `json:"context"`
-	PoolTokens    int  `json:"pool"`
-	Backed        bool `json:"backed"`
+	ContextTokens int `json:"context"`
+	// PoolTokens is what the pool can hold: Config.UsableTokens.
+	PoolTokens int  `json:"pool"`
+	Backed     bool `json:"backed"`
 	// ShortBy is how many tokens of context the pool cannot hold (0 when backed).
 	ShortBy int `json:"shortBy"`
 	// Ratio is pool ÷ context: 0.65 at GLM-5.3's launch, 1.95 after the fix.
@@ -16,12 +17,13 @@ type Capacity struct {
 
 // Capacity checks the configuration's pool against its context window.
 func (c Config) Capacity() Capacity {
-	r := Capacity{ContextTokens: c.ContextTokens, PoolTokens: c.PoolTokens, Backed: c.PoolTokens >= c.ContextTokens}
+	pool := c.UsableTokens()
+	r := Capacity{ContextTokens: c.ContextTokens, PoolTokens: pool, Backed: pool >= c.ContextTokens}
 	if !r.Backed {
-		r.ShortBy = c.ContextTokens - c.PoolTokens
+		r.ShortBy = c.ContextTokens - pool
 	}
 	if c.ContextTokens > 0 {
-		r.Ratio = float64(c.PoolTokens) / float64(c.ContextTokens)
+		r.Ratio = float64(pool) / float64(c.ContextTokens)
 	}
 	return r
 }

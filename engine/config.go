@@ -80,6 +80,11 @@ func DemoConfig() Config {
 // PoolPages is how many whole pages the pool holds.
 func (c Config) PoolPages() int { return c.PoolTokens / c.PageTokens }
 
+// UsableTokens is how many tokens the pool can hold: PoolTokens rounded down
+// to whole pages, as SGLang aligns max_total_num_tokens to the page size.
+// Intake's "fits the KV pool" and the capacity check use it.
+func (c Config) UsableTokens() int { return c.PoolPages() * c.PageTokens }
+
 // ConfigError names the field that is out of range and what is allowed.
 type ConfigError struct {
 	Field string // the Config field's JSON name, e.g. "pool"

@@ -73,10 +73,10 @@ func (e *Engine) provenance(resp Response) string {
 
 // staleNote says whose content the freshly reserved pages still hold.
 func (e *Engine) staleNote(pages Pages) string {
-	counts := map[int]int{} // tenant index → pages; read in tenant order below
+	counts := make([]int, len(e.tenants)) // pages per tenant index
 	pages.Each(func(id int) bool {
 		if w := e.pool.writer[id]; w != noRequest {
-			counts[e.reqs[w-1].tenant]++
+			counts[e.reqTenant[w-1]]++
 		}
 		return true
 	})

@@ -60,6 +60,7 @@ func (f *flight) pagesFor(n int) int {
 
 func (f *flight) intake() bool {
 	cfg, n := f.e.cfg, f.r.req.PromptTokens
+	pool := cfg.UsableTokens() // whole pages only: a partial page holds no token
 	switch {
 	case n > cfg.ContextTokens:
 		f.resp.Path = PathAPIReject
@@ -69,17 +70,17 @@ func (f *flight) intake() bool {
 			th(n), th(cfg.ContextTokens)))
 		f.respondError()
 		return false
-	case n > cfg.PoolTokens:
+	case n > pool:
 		f.resp.Path = PathPlaceholder
 		f.tokens = 1
 		f.r.text = pageText(f.r.req.Tenant, PlaceholderContent)
 		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
 			"validate_input_length: %s tokens fit the %s-token context but not the KV pool (%s tokens). set_finish_with_abort: the prompt becomes one placeholder token and to_finish = FINISH_ABORT(400) is pending — finished() is still false.",
-			th(n), th(cfg.ContextTokens), th(cfg.PoolTokens)))
+			th(n), th(cfg.ContextTokens), th(pool)))
 	default:
 		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
 			"validate_input_length: %s tokens fit the context (%s) and the KV pool (%s).",
-			th(n), th(cfg.ContextTokens), th(cfg.PoolTokens)))
+			th(n), th(cfg.ContextTokens), th(pool)))
 	}
 	return true
 }
