@@ -1,0 +1,44 @@
+# Build, serve and test the playground. CI runs `make test` (see .ci/run).
+#   make site SITE_PREFIX=/kvleak   site for hosting under a sub-path
+#   make serve ADDR=127.0.0.1:9000  build and serve it locally
+#   make site BROTLI_Q=5            faster site builds while iterating
+#                                   (brotli quality of app.wasm.br)
+
+SITE_PREFIX ?=
+ADDR        ?= 127.0.0.1:8080
+GO          ?= go
+BROTLI_Q    ?= 10
+
+# Real prerequisites, so `make site` only rebuilds what changed. gensite
+# prerenders pages with web/ and engine/, so they count for the site too.
+WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '*_test.go')
+GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/precompress -name '*.go' -not -name '*_test.go')
+STATIC   := $(shell find static -type f)
+
+.PHONY: wasm site serve test FORCE
+
+wasm: build/app.wasm
+site: build/site/index.html
+
+build/app.wasm: $(WASM_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+# Holds the flags of the last site build; rewritten only when they change,
+# so a new SITE_PREFIX or BROTLI_Q rebuilds the site and the same ones don't.
+SITE_FLAGS := -prefix '$(SITE_PREFIX)' -br-large-q $(BROTLI_Q)
+build/site-flags: FORCE
+	@mkdir -p build
+	@echo "$(SITE_FLAGS)" | cmp -s - $@ || echo "$(SITE_FLAGS)" > $@
+
+build/site/index.html: build/app.wasm build/site-flags $(STATIC) $(GEN_SRC) $(WASM_SRC)
+	$(GO) run -trimpath ./cmd/gensite -out build/site -wasm build/app.wasm -static static $(SITE_FLAGS)
+
+serve: site
+	$(GO) run -trimpath ./cmd/serve -addr $(ADDR) -dir build/site -prefix '$(SITE_PREFIX)'
+
+# The e2e tests drive build/site in Chromium, hence `site` first and the
+# generous timeout (wasm compiles slowly on a 2-core machine).
+test: site
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./web/... ./wasm/...
+	$(GO) test -timeout 20m ./...

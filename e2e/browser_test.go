@@ -1,0 +1,282 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+const (
+	viewW, viewH = 1280, 900
+	// actionTimeout bounds one Do/run call. Compiling a ~10 MB wasm on a
+	// busy 2-core CI machine can take a while, so readiness gets longer.
+	actionTimeout = 60 * time.Second
+	readyTimeout  = 2 * time.Minute
+)
+
+// browser is one headless Chromium with one tab, owned by one test. Any
+// uncaught exception or console/log error fails the test at its end, and a
+// failed test leaves build/e2e-failures/<TestName>.png behind.
+type browser struct {
+	t   *testing.T
+	ctx context.Context // the tab: pass to chromedp.Run/Do for anything custom
+
+	mu       sync.Mutex
+	problems []string
+	allowed  []*regexp.Regexp
+}
+
+// chromium finds a browser binary, or skips (fails under CI) without one.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	const msg = "NO CHROMIUM FOUND: browser tests did not run (apt-get install chromium)"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip("!!!!!!!! " + msg + " !!!!!!!!")
+	return ""
+}
+
+// newBrowser starts a fresh browser (own profile, so no service worker or
+// cache leaks between tests) at a 1280×900 viewport.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	exe := chromium(t)
+	profile := t.TempDir() // registered first, so removed after the browser exits
+	// Some flags repeat chromedp's defaults: the full set is spelled out so
+	// it reads as one list.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(viewW, viewH),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("headless", true),
+	)
+	// Not t.Context(): it is cancelled before cleanups run, and the failure
+	// screenshot needs the browser alive.
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	b := &browser{t: t}
+	ctx, cancelTab := chromedp.NewContext(allocCtx,
+		chromedp.WithListener(b.listen), // from the tab's first event on
+		chromedp.WithLogf(t.Logf),
+	)
+	b.ctx = ctx
+	t.Cleanup(func() { cancelTab(); cancelAlloc() })
+	t.Cleanup(b.finish) // runs before the browser is closed
+
+	// The first Run starts the browser; it must not carry a timeout.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return b
+}
+
+// listen runs in chromedp's read loop: record and return, nothing more.
+func (b *browser) listen(ev any) {
+	var p string
+	switch ev := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		p = fmt.Sprintf("uncaught exception at %s:%d: %s", d.URL, d.LineNumber+1, d.Text)
+		if d.Exception != nil {
+			p += " " + d.Exception.Description
+		}
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+			p = "console." + string(ev.Type) + ": " + argsText(ev.Args)
+		}
+	case *log.EventEntryAdded:
+		if e := ev.Entry; e != nil && e.Level == log.EntryLevelError {
+			p = fmt.Sprintf("browser log (%s): %s %s", e.Source, e.Text, e.URL)
+		}
+	}
+	if p != "" {
+		b.mu.Lock()
+		b.problems = append(b.problems, p)
+		b.mu.Unlock()
+	}
+}
+
+func argsText(args []*runtime.RemoteObject) string {
+	var parts []string
+	for _, a := range args {
+		switch {
+		case len(a.Value) > 0:
+			parts = append(parts, strings.Trim(string(a.Value), `"`))
+		case a.Description != "":
+			parts = append(parts, a.Description)
+		default:
+			parts = append(parts, string(a.Type))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Allow tolerates console errors matching pattern, for a test that
+// provokes one on purpose.
+func (b *browser) Allow(pattern string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.allowed = append(b.allowed, regexp.MustCompile(pattern))
+}
+
+// finish fails the test on recorded problems, then screenshots a failure.
+func (b *browser) finish() {
+	b.mu.Lock()
+	for _, p := range b.problems {
+		if !b.isAllowed(p) {
+			b.t.Errorf("browser: %s", p)
+		}
+	}
+	b.mu.Unlock()
+	if b.t.Failed() {
+		path := filepath.Join(repoRoot(b.t), "build", "e2e-failures", safeName(b.t.Name())+".png")
+		if err := b.screenshot(path, 0); err != nil {
+			b.t.Logf("failure screenshot: %v", err)
+		} else {
+			b.t.Logf("failure screenshot: %s", path)
+		}
+	}
+}
+
+func (b *browser) isAllowed(p string) bool {
+	for _, re := range b.allowed {
+		if re.MatchString(p) {
+			return true
+		}
+	}
+	return false
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+func safeName(s string) string { return unsafeChars.ReplaceAllString(s, "_") }
+
+// Do runs actions with a timeout and fails the test on error.
+func (b *browser) Do(actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatalf("browser: %v", err)
+	}
+}
+
+// run is Do for one action with a result, e.g.
+// run(b, chromedp.Text(chromedp.ID("status"))).
+func run[T any](b *browser, a chromedp.Action[T]) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		b.t.Fatalf("browser: %v", err)
+	}
+	return v
+}
+
+// readySelector is the readiness contract with the UI: the wasm app sets
+// data-ready="true" on #playground once mounted (OnMount). The prerendered
+// HTML has the same element without it, so this only matches once wasm runs.
+const readySelector = `#playground[data-ready="true"]`
+
+// Open navigates to url and waits until the wasm app is running.
+func (b *browser) Open(url string) {
+	b.t.Helper()
+	b.Do(chromedp.Navigate(url))
+	b.WaitReady()
+}
+
+// WaitReady waits for the readiness contract, reporting the loader label
+// (where go-app shows wasm load errors) if it never comes.
+func (b *browser) WaitReady() {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	js := fmt.Sprintf(`document.querySelector(%q) !== null`, readySelector)
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js,
+		chromedp.WithPollingInterval(100*time.Millisecond),
+		chromedp.WithPollingTimeout(readyTimeout)))
+	if err != nil {
+		label, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](
+			`(document.getElementById("app-wasm-loader-label") || {}).innerText || "(no loader label)"`))
+		b.t.Fatalf("wasm app not ready (%s) after %s: %v; loader says %q", readySelector, readyTimeout, err, label)
+	}
+}
+
+// Screenshot saves a full-page PNG at the given viewport width (0 keeps
+// 1280), for humans to look at. The viewport is restored afterwards.
+func (b *browser) Screenshot(path string, width int) {
+	b.t.Helper()
+	if err := b.screenshot(path, width); err != nil {
+		b.t.Fatalf("screenshot %s: %v", path, err)
+	}
+}
+
+func (b *browser) screenshot(path string, width int) error {
+	if width == 0 {
+		width = viewW
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
+	defer cancel()
+	png, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: int64(width), Height: viewH, DeviceScaleFactor: 1,
+		}); err != nil {
+			return nil, err
+		}
+		defer cdp.Call(ctx, t, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+		m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		// Clip to the whole content: CaptureBeyondViewport alone still
+		// captures only the viewport.
+		clip := &page.Viewport{Width: float64(width), Height: viewH, Scale: 1}
+		if s := m.CSSContentSize; s != nil {
+			clip.Width, clip.Height = max(s.Width, float64(width)), max(s.Height, 1)
+		}
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, Clip: clip,
+			CaptureBeyondViewport: ptr(true), FromSurface: ptr(true),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, png, 0o644)
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,34 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestOfflineAfterFirstVisit checks go-app's service worker: after one
+// visit, the page reloads and the wasm app starts with the server gone.
+func TestOfflineAfterFirstVisit(t *testing.T) {
+	site := startSite(t)
+	b := newBrowser(t)
+	b.Open(site.URL)
+
+	// The worker caches in an install handler that nothing waits on, so
+	// wait for the cache itself, not just for the worker to take control.
+	cached := fmt.Sprintf(`Promise.all([caches.match(location.href), caches.match(%q)])
+		.then(([page, wasm]) => !!(page && wasm && navigator.serviceWorker.controller))`,
+		site.Prefix+"/web/app.wasm")
+	deadline := time.Now().Add(actionTimeout)
+	for !run(b, chromedp.Evaluate[bool](cached, chromedp.EvalAwaitPromise)) {
+		if time.Now().After(deadline) {
+			t.Fatal("service worker never cached the page and app.wasm")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	site.Stop()
+	b.Do(chromedp.Reload())
+	b.WaitReady()
+}

@@ -1,0 +1,86 @@
+package sitegen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// meta is the page metadata. It is part of the version hash, so editing a
+// title also counts as an update for installed copies.
+var meta = struct{ name, short, title, desc, bg, theme, loading string }{
+	name:  "KV-cache leak playground",
+	short: "KV leak",
+	title: "KV-cache leak playground",
+	desc: "Reproduce the multi-tenant KV-cache leak from the GLM-5.3 postmortem " +
+		"in your browser: watch a reused KV page carry one tenant's context into another's request.",
+	bg:      "#111827",
+	theme:   "#1f2937",
+	loading: "Loading the playground… {progress}%",
+}
+
+// handler describes the site to go-app. All icons are local: an empty Icon
+// field makes go-app link one from the internet, which breaks offline use.
+func handler(prefix, version string, wasmSize int) *app.Handler {
+	return &app.Handler{
+		Name:        meta.name,
+		ShortName:   meta.short,
+		Title:       meta.title,
+		Description: meta.desc,
+		Lang:        "en",
+		Icon: app.Icon{
+			Default:  "/web/icon-192.png",
+			Large:    "/web/icon-512.png",
+			SVG:      "/web/icon.svg",
+			Maskable: "/web/icon-maskable-512.png",
+		},
+		Styles: []string{"/web/app.css"},
+		// go-app caches the PNG icons for offline use but not the SVG one,
+		// which is the page's favicon.
+		CacheableResources: []string{"/web/icon.svg"},
+		BackgroundColor:    meta.bg,
+		ThemeColor:         meta.theme,
+		LoadingLabel:       meta.loading,
+		Version:            version,
+		// The server may send app.wasm compressed, so Content-Length would be
+		// the compressed size and the progress label would stop short.
+		WasmContentLength: strconv.Itoa(wasmSize),
+		Resources:         resources(prefix),
+	}
+}
+
+// resources resolves URLs for a site hosted at prefix ("" = root).
+func resources(prefix string) app.ResourceResolver {
+	if prefix == "" {
+		return app.LocalDir("")
+	}
+	return slashRoot{app.PrefixedLocation(prefix), prefix}
+}
+
+// slashRoot makes the app root resolve to "/kvleak/" where PrefixedLocation
+// gives "/kvleak". Static hosts (GitHub Pages, our server) redirect to the
+// slash form, and the service worker registered at /kvleak/app-worker.js
+// only controls /kvleak/...: with the bare form the worker would cache a URL
+// the page is never loaded from, so the site would not work offline.
+type slashRoot struct {
+	app.ResourceResolver
+	prefix string
+}
+
+func (r slashRoot) Resolve(location string) string {
+	if u := r.ResourceResolver.Resolve(location); u != r.prefix {
+		return u
+	}
+	return r.prefix + "/"
+}
+
+// NormalizePrefix turns "kvleak", "/kvleak/" and "/kvleak" into "/kvleak",
+// and "" or "/" into "" (site at the root).
+func NormalizePrefix(p string) string {
+	p = strings.Trim(strings.TrimSpace(p), "/")
+	if p == "" {
+		return ""
+	}
+	return "/" + p
+}
