@@ -2,7 +2,7 @@ package web
 
 import (
 	"errors"
-	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -36,22 +36,31 @@ func parseCount(text string) (int, error) {
 			break
 		}
 	}
-	if len(s) > 24 {
-		return 0, errors.New("that number is far too large")
-	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok || strings.Trim(s, "0123456789.") != "" || strings.Count(s, ".") > 1 {
+	whole, frac, dotted := strings.Cut(s, ".")
+	if whole == "" && frac == "" || strings.Trim(whole+frac, "0123456789") != "" || dotted && frac == "" {
 		return 0, errors.New("not a number: use digits, e.g. 681,280, 2.04M or 1Mi")
 	}
-	r.Mul(r, new(big.Rat).SetInt64(mult))
-	if !r.IsInt() {
-		return 0, errors.New("must be a whole number")
-	}
-	if r.Num().Cmp(big.NewInt(maxEntry)) > 0 {
+	if len(whole) > 13 || len(frac) > 6 { // keeps every product below in int64
 		return 0, errors.New("that number is far too large")
 	}
-	if r.Sign() <= 0 {
+	// value = (whole·10^len(frac) + frac) · mult / 10^len(frac), exactly.
+	scale := int64(1)
+	for range frac {
+		scale *= 10
+	}
+	num, _ := strconv.ParseInt("0"+whole+frac, 10, 64)
+	if num > maxEntry*scale/mult+scale { // bounds the product below
+		return 0, errors.New("that number is far too large")
+	}
+	if num*mult%scale != 0 {
+		return 0, errors.New("must be a whole number")
+	}
+	n := num * mult / scale
+	if n > maxEntry {
+		return 0, errors.New("that number is far too large")
+	}
+	if n <= 0 {
 		return 0, errors.New("must be at least 1")
 	}
-	return int(r.Num().Int64()), nil
+	return int(n), nil
 }

@@ -33,3 +33,18 @@ func TestParseCount(t *testing.T) {
 		assert.Contains(t, err.Error(), c.msg, c.in)
 	}
 }
+
+func TestParseCountEdges(t *testing.T) {
+	for _, in := range []string{".", "1.", "1.0000001M", "9999999999999.999999Gi", "1..2"} {
+		_, err := parseCount(in)
+		assert.Error(t, err, in)
+	}
+	n, err := parseCount("0.5K")
+	require.NoError(t, err)
+	assert.Equal(t, 500, n)
+	n, err = parseCount("1024Gi")
+	require.NoError(t, err)
+	assert.Equal(t, 1<<40, n)
+	_, err = parseCount("1025Gi")
+	assert.ErrorContains(t, err, "far too large")
+}

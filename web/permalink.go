@@ -13,7 +13,8 @@ import (
 // Permalink schema. Version 1 keys:
 //
 //	v=1                      schema version (required when any other key is set)
-//	preset=demo              the scenario the run started from (informative)
+//	preset=demo              the scenario the run started from; alone (with v
+//	                         and optional step/view keys) it loads the preset
 //	ctx, pool, page, slot    the configuration, as integers
 //	mode=vulnerable|fixed    cancel=both|one    scrub=0|1
 //	op=s,<tenant>,<tokens>,<end>,<content>   a send; end is "-", "fail" or a stage
@@ -146,6 +147,11 @@ func decodeLink(raw string) (linkState, error) {
 	}
 	if version != permalinkVersion {
 		return st, fmt.Errorf("unknown link version %q: this playground reads version %s", version, permalinkVersion)
+	}
+	if st.Preset != "" && !seen["ctx"] && !seen["pool"] && !seen["page"] && !seen["slot"] &&
+		!seen["mode"] && !seen["cancel"] && !seen["scrub"] && !seen["op"] {
+		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=1&preset=demo
+		st.Config, st.Ops = p.Config, p.Ops
 	}
 	if err := st.Config.Validate(); err != nil {
 		return st, fmt.Errorf("the link's settings are not valid: %v", err)

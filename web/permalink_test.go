@@ -113,3 +113,12 @@ func FuzzDecodeLink(f *testing.F) {
 		_ = s.applyLink(st) // must not panic or hang
 	})
 }
+
+func TestPermalinkShortPresetForm(t *testing.T) {
+	st, err := decodeLink("v=1&preset=glm-launch&step=4")
+	require.NoError(t, err)
+	p, _ := engine.PresetBySlug("glm-launch")
+	assert.Equal(t, p.Config, st.Config)
+	assert.Equal(t, p.Ops, st.Ops)
+	assert.Equal(t, 4, st.Step)
+}

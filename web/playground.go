@@ -15,6 +15,7 @@ type playground struct {
 	s        *session
 	ready    bool
 	detail   string // description of the focused or hovered grid cell
+	focus    int    // the grid cell in the tab order
 	banner   string // why a link or file was refused
 	embed    bool   // compact view for iframes
 	readOnly bool   // embed without controls

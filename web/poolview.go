@@ -52,8 +52,9 @@ func (p *playground) renderPool() app.UI {
 func (p *playground) renderGrid(g gridView) app.UI {
 	return app.Div().Body(
 		legend(),
+		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
 		app.Div().ID("grid").Class("grid").Role("group").Aria("label", "KV pool pages").Body(
-			app.Range(g.Cells).Slice(func(i int) app.UI { return p.cell(g.Cells[i]) }),
+			app.Range(g.Cells).Slice(func(i int) app.UI { return p.cell(g.Cells[i], i, len(g.Cells)) }),
 		),
 		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(p.detail, "Hover over or focus a cell for its details.")),
 	)
