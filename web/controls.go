@@ -18,10 +18,11 @@ func (p *playground) renderControls() app.UI {
 		p.numberField(fieldSlot, "Pages per slot", "Pages decode reserves per request"),
 		app.Div().Class("field").Body(
 			app.Label().For("mode").Text("Admission mode"),
-			app.Select().ID("mode").OnChange(p.onChoice("mode")).Body(
-				app.Option().Value(string(engine.Vulnerable)).Selected(s.cfg.Mode == engine.Vulnerable).Text("vulnerable — checks only “finished”"),
-				app.Option().Value(string(engine.Fixed)).Selected(s.cfg.Mode == engine.Fixed).Text("fixed — retires a pending rejection"),
+			app.Select().ID("mode").Aria("describedby", "mode-hint").OnChange(p.onChoice("mode")).Body(
+				app.Option().Value(string(engine.Vulnerable)).Selected(s.cfg.Mode == engine.Vulnerable).Text("vulnerable"),
+				app.Option().Value(string(engine.Fixed)).Selected(s.cfg.Mode == engine.Fixed).Text("fixed"),
 			),
+			app.P().ID("mode-hint").Class("hint").Text(modeHint[s.cfg.Mode]),
 		),
 		app.Div().Class("field").Body(
 			app.Label().For("cancel").Text("Router on client abort"),
@@ -38,6 +39,11 @@ func (p *playground) renderControls() app.UI {
 			return app.P().ID("notice").Class("notice").Role("alert").Text(s.notice)
 		}),
 	)
+}
+
+var modeHint = map[engine.Mode]string{
+	engine.Vulnerable: "Pre-patch: the door checks only “finished”, so a pending rejection walks through.",
+	engine.Fixed:      "Patched (SGLang #38704): a pending rejection is retired before any page is allocated.",
 }
 
 func (p *playground) renderPresetPicker() app.UI {
