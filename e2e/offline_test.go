@@ -31,4 +31,13 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	site.Stop()
 	b.Do(chromedp.Reload())
 	b.WaitReady()
+
+	// A permalink is the same page with a query string: it opens offline too
+	// and replays its run.
+	b.Open(site.URL + "?v=1&preset=demo-fixed")
+	b.Do(chromedp.WaitVisible("#status"))
+	status := run(b, chromedp.Evaluate[string](`document.querySelector("#status").textContent`))
+	if status != "400" {
+		t.Fatalf("offline permalink shows status %q, want 400 (the fixed demo)", status)
+	}
 }

@@ -36,6 +36,9 @@ func repoRoot(t *testing.T) string {
 func builtSite(t *testing.T) (dir, prefix string) {
 	t.Helper()
 	dir = filepath.Join(repoRoot(t), "build", "site")
+	if d := os.Getenv("KVLEAK_SITE"); d != "" { // another build, e.g. under a prefix
+		dir = d
+	}
 	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	if err != nil {
 		t.Fatalf("%s/index.html is missing: run `make site` first (make test does it)", dir)

@@ -45,10 +45,19 @@ func handler(prefix, version string, wasmSize int) *app.Handler {
 		Version:            version,
 		// The server may send app.wasm compressed, so Content-Length would be
 		// the compressed size and the progress label would stop short.
-		WasmContentLength: strconv.Itoa(wasmSize),
-		Resources:         resources(prefix),
+		WasmContentLength:     strconv.Itoa(wasmSize),
+		Resources:             resources(prefix),
+		ServiceWorkerTemplate: workerJS,
 	}
 }
+
+// workerJS is go-app's service worker, except that a page navigation is
+// answered from the cache whatever its query string: every permalink is a
+// query on the same page, and each must open offline too.
+var workerJS = strings.Replace(app.DefaultAppWorkerJS, workerMatch,
+	`caches.match(request, {ignoreSearch: request.mode === "navigate"})`, 1)
+
+const workerMatch = "caches.match(request)"
 
 // resources resolves URLs for a site hosted at prefix ("" = root).
 func resources(prefix string) app.ResourceResolver {

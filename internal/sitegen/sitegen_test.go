@@ -11,6 +11,7 @@ import (
 
 	"kvleak/internal/precompress"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -186,4 +187,9 @@ func TestNormalizePrefix(t *testing.T) {
 	for in, want := range map[string]string{"": "", "/": "", "kvleak": "/kvleak", "/kvleak/": "/kvleak", " /a/b/ ": "/a/b"} {
 		assert.Equal(t, want, NormalizePrefix(in), in)
 	}
+}
+
+func TestWorkerServesPermalinksOffline(t *testing.T) {
+	assert.Equal(t, 1, strings.Count(app.DefaultAppWorkerJS, workerMatch), "go-app's worker changed: revisit workerJS")
+	assert.Contains(t, workerJS, `ignoreSearch: request.mode === "navigate"`)
 }
