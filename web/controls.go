@@ -19,20 +19,20 @@ func (p *playground) renderControls() app.UI {
 		app.Div().Class("field").Body(
 			app.Label().For("mode").Text("Admission mode"),
 			app.Select().ID("mode").Aria("describedby", "mode-hint").OnChange(p.onChoice("mode")).Body(
-				app.Option().Value(string(engine.Vulnerable)).Selected(s.cfg.Mode == engine.Vulnerable).Text("vulnerable"),
-				app.Option().Value(string(engine.Fixed)).Selected(s.cfg.Mode == engine.Fixed).Text("fixed"),
+				option(string(engine.Vulnerable), "vulnerable", s.cfg.Mode == engine.Vulnerable),
+				option(string(engine.Fixed), "fixed", s.cfg.Mode == engine.Fixed),
 			),
 			app.P().ID("mode-hint").Class("hint").Text(modeHint[s.cfg.Mode]),
 		),
 		app.Div().Class("field").Body(
 			app.Label().For("cancel").Text("Router on client abort"),
 			app.Select().ID("cancel").OnChange(p.onChoice("cancel")).Body(
-				app.Option().Value(string(engine.CancelBoth)).Selected(s.cfg.Cancel == engine.CancelBoth).Text("cancel both halves"),
-				app.Option().Value(string(engine.CancelOneHalf)).Selected(s.cfg.Cancel == engine.CancelOneHalf).Text("cancel only the half that saw it"),
+				option(string(engine.CancelBoth), "cancel both halves", s.cfg.Cancel == engine.CancelBoth),
+				option(string(engine.CancelOneHalf), "cancel only the half that saw it", s.cfg.Cancel == engine.CancelOneHalf),
 			),
 		),
 		app.Div().Class("field field-check").Body(
-			app.Input().Type("checkbox").ID("scrub").Checked(s.cfg.ScrubOnFree).OnChange(p.onScrub),
+			checkbox("scrub", s.cfg.ScrubOnFree).OnChange(p.onScrub),
 			app.Label().For("scrub").Text("Scrub pages on free (one write per freed page)"),
 		),
 		app.If(s.notice != "", func() app.UI {
@@ -40,6 +40,9 @@ func (p *playground) renderControls() app.UI {
 		}),
 	)
 }
+
+// presetCustom is the picker's value for settings that match no preset.
+const presetCustom = "custom"
 
 var modeHint = map[engine.Mode]string{
 	engine.Vulnerable: "Pre-patch: the door checks only “finished”, so a pending rejection walks through.",
@@ -49,9 +52,9 @@ var modeHint = map[engine.Mode]string{
 func (p *playground) renderPresetPicker() app.UI {
 	presets := engine.Presets()
 	desc := "Your own settings."
-	opts := []app.UI{app.Option().Value("").Selected(p.s.preset == "").Text("— custom —")}
+	opts := []app.UI{option(presetCustom, "— custom —", p.s.preset == "")}
 	for _, pr := range presets {
-		opts = append(opts, app.Option().Value(pr.Slug).Selected(p.s.preset == pr.Slug).Text(pr.Name))
+		opts = append(opts, option(pr.Slug, pr.Name, p.s.preset == pr.Slug))
 		if pr.Slug == p.s.preset {
 			desc = pr.Description
 		}
@@ -100,7 +103,7 @@ func (p *playground) onScrub(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onPreset(ctx app.Context, e app.Event) {
-	if slug := value(ctx); slug != "" {
+	if slug := value(ctx); slug != presetCustom {
 		p.s.loadPreset(slug)
 		p.sync(ctx)
 	}

@@ -11,14 +11,14 @@ func (p *playground) renderRequestForm() app.UI {
 	s := p.s
 	tenantOpts := make([]app.UI, len(s.tenants))
 	for i, t := range s.tenants {
-		tenantOpts[i] = app.Option().Value(t).Selected(t == s.tenant).Text("Tenant " + t)
+		tenantOpts[i] = option(t, "Tenant "+t, t == s.tenant)
 	}
-	endOpts := []app.UI{app.Option().Value(endNever).Selected(s.end == endNever).Text("runs to the end")}
+	endOpts := []app.UI{option(endNever, "runs to the end", s.end == endNever)}
 	for _, st := range engine.CancelStages {
 		v := "cancel:" + string(st)
-		endOpts = append(endOpts, app.Option().Value(v).Selected(s.end == v).Text("client cancels at "+string(st)))
+		endOpts = append(endOpts, option(v, "client cancels at "+string(st), s.end == v))
 	}
-	endOpts = append(endOpts, app.Option().Value(endFail).Selected(s.end == endFail).Text("KV transfer fails"))
+	endOpts = append(endOpts, option(endFail, "KV transfer fails", s.end == endFail))
 
 	return app.Section().Class("panel").Aria("labelledby", "request-h").Body(
 		app.H2().ID("request-h").Text("Send a request"),

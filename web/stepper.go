@@ -29,12 +29,12 @@ func (p *playground) renderStepper() app.UI {
 		play, playLabel = "Pause", "Pause ("+keyPlay+")"
 	}
 	return app.Div().ID("stepper").Class("stepper").Role("group").Aria("label", "Step through the event log").Body(
-		app.Button().ID("step-back").Type("button").Class("secondary").Text("◀ Back").
-			Title("Step back ("+keyBack+")").Aria("keyshortcuts", keyBack).Disabled(cur <= 1).OnClick(p.onStepBy(-1)),
-		app.Button().ID("play").Type("button").Class("secondary").Text(play).
-			Title(playLabel).Aria("keyshortcuts", keyPlay).Aria("pressed", p.playing).Disabled(n == 0).OnClick(p.onPlay),
-		app.Button().ID("step-next").Type("button").Class("secondary").Text("Next ▶").
-			Title("Step forward ("+keyNext+")").Aria("keyshortcuts", keyNext).Disabled(cur >= n).OnClick(p.onStepBy(1)),
+		button("step-back", "◀ Back", cur <= 1).Class("secondary").
+			Title("Step back ("+keyBack+")").Aria("keyshortcuts", keyBack).OnClick(p.onStepBy(-1)),
+		button("play", play, n == 0).Class("secondary").
+			Title(playLabel).Aria("keyshortcuts", keyPlay).Aria("pressed", p.playing).OnClick(p.onPlay),
+		button("step-next", "Next ▶", cur >= n).Class("secondary").
+			Title("Step forward ("+keyNext+")").Aria("keyshortcuts", keyNext).OnClick(p.onStepBy(1)),
 		app.Span().ID("step-pos").Class("hint").Text(fmt.Sprintf("Step %d of %d", cur, n)),
 	)
 }
