@@ -26,5 +26,5 @@ func main() {
 	if err := sitegen.Generate(c); err != nil {
 		log.Fatalf("gensite: %v", err)
 	}
-	log.Printf("gensite: %s (prefix %q) in %s", c.Out, sitegen.NormalizePrefix(c.Prefix), time.Since(start).Round(time.Millisecond))
+	log.Printf("gensite: %s (prefix %q) in %s", c.Out, c.Prefix, time.Since(start).Round(time.Millisecond))
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/internal/server"
 )
 
 // meta is the page metadata. It is part of the version hash, so editing a
@@ -84,12 +86,13 @@ func (r slashRoot) Resolve(location string) string {
 	return r.prefix + "/"
 }
 
-// NormalizePrefix turns "kvleak", "/kvleak/" and "/kvleak" into "/kvleak",
-// and "" or "/" into "" (site at the root).
-func NormalizePrefix(p string) string {
-	p = strings.Trim(strings.TrimSpace(p), "/")
-	if p == "" {
-		return ""
+// NormalizePrefix accepts "kvleak", "/kvleak/" or "/kvleak" as "/kvleak",
+// and "" or "/" as the root; the server's rules reject anything a URL would
+// need to escape or that climbs out of the site.
+func NormalizePrefix(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p != "" && !strings.HasPrefix(p, "/") {
+		p = "/" + p
 	}
-	return "/" + p
+	return server.NormalizePrefix(p)
 }

@@ -28,7 +28,11 @@ type Config struct {
 // swaps it in, so Out never holds a half-built site and files removed from
 // static/ do not linger.
 func Generate(c Config) error {
-	c.Prefix = NormalizePrefix(c.Prefix)
+	prefix, err := NormalizePrefix(c.Prefix)
+	if err != nil {
+		return err
+	}
+	c.Prefix = prefix
 	wasm, err := os.ReadFile(c.Wasm)
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("wasm %s not found: build it first with `make wasm`", c.Wasm)

@@ -185,7 +185,13 @@ func TestGenerateErrors(t *testing.T) {
 
 func TestNormalizePrefix(t *testing.T) {
 	for in, want := range map[string]string{"": "", "/": "", "kvleak": "/kvleak", "/kvleak/": "/kvleak", " /a/b/ ": "/a/b"} {
-		assert.Equal(t, want, NormalizePrefix(in), in)
+		got, err := NormalizePrefix(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"/a b", "/a/../b", "/..", "/a//b", "/<x>", "/.git"} {
+		_, err := NormalizePrefix(bad)
+		assert.Error(t, err, bad)
 	}
 }
 
