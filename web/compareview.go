@@ -11,7 +11,7 @@ import (
 // renderCompare runs the same requests through both doors and shows them
 // next to each other, with the difference in words.
 func (p *playground) renderCompare() app.UI {
-	c, err := engine.Compare(p.s.cfg, p.s.ops)
+	c, err := p.views.compareFor(p.s)
 	if err != nil {
 		return app.P().Class("field-error").Text(err.Error())
 	}

@@ -23,6 +23,7 @@ type playground struct {
 	table    bool   // the pool as a table instead of a grid
 	playing  bool
 	share    shareState
+	views    viewCache
 	stopKeys func()
 	stopSize func()
 }
@@ -91,7 +92,7 @@ func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 
 // lastResponse is the newest response visible at the selected step.
 func (p *playground) lastResponse() (engine.Response, bool) {
-	return p.s.snapshot().LastResponse()
+	return p.views.snapshotFor(p.s).LastResponse()
 }
 
 func (p *playground) onDismissBanner(ctx app.Context, e app.Event) { p.banner = "" }

@@ -13,11 +13,7 @@ import (
 // for readers who prefer one.
 func (p *playground) renderPool() app.UI {
 	s := p.s
-	var touched engine.Pages
-	if s.step > 0 {
-		touched = s.eng.Events()[s.step-1].Pages
-	}
-	g, err := buildGrid(s.snapshot(), s.tenants, s.zoomFirst, s.zoomLast, touched)
+	g, err := p.views.gridFor(s)
 	if err != nil {
 		return app.P().Class("field-error").Text(err.Error())
 	}
