@@ -86,7 +86,11 @@ func (p *playground) numberField(id, label, hint string) app.UI {
 }
 
 func (p *playground) onNumber(id string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.s.setNumber(id, value(ctx)); p.sync(ctx) }
+	return func(ctx app.Context, e app.Event) {
+		p.s.setNumber(id, value(ctx))
+		ctx.JSSrc().Set("value", p.s.text[id]) // the virtual DOM may already hold this text
+		p.sync(ctx)
+	}
 }
 
 func (p *playground) onChoice(field string) app.EventHandler {

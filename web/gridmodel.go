@@ -10,8 +10,9 @@ import (
 // maxGridCells bounds the grid's DOM: above it, each cell is a range of
 // pages. The side-by-side view draws smaller grids.
 const (
-	maxGridCells = 512
-	maxMiniCells = 64
+	maxGridCells       = 512
+	maxGridCellsNarrow = 128
+	maxMiniCells       = 64
 )
 
 // cellView is one grid cell, ready to render.

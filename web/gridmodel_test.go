@@ -1,6 +1,7 @@
 package web
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,29 @@ func TestGridMove(t *testing.T) {
 	} {
 		assert.Equal(t, c.to, gridMove(c.key, c.i, c.n, c.cols), "%+v", c)
 	}
+}
+
+func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
+	s := newSession()
+	require.NoError(t, s.loadPreset("glm-launch"))
+	g, err := buildGrid(s.snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, nil)
+	require.NoError(t, err)
+	out := gridHTML(g, 3)
+	assert.Equal(t, maxGridCells, strings.Count(out, `data-owner="`), "every cell carries data-owner, empty when none")
+	assert.Contains(t, out, `data-owner=""`)
+	assert.Equal(t, 1, strings.Count(out, `tabindex="0"`))
+	assert.Contains(t, out, `tabindex="0" data-idx="3"`)
+
+	s = newSession()
+	s.tenant = "B"
+	require.NoError(t, s.renameTenant(`<img src=x onerror=alert(1)>"`))
+	s.text[fieldTokens], s.text[fieldSecret] = "3", `</button><script>alert(1)</script>`
+	require.NoError(t, s.send())
+	g, err = buildGrid(s.snapshot(), s.tenants, 0, 7, nil)
+	require.NoError(t, err)
+	out = gridHTML(g, 0)
+	assert.NotContains(t, out, "<img")
+	assert.NotContains(t, out, "<script")
+	assert.Contains(t, out, "&lt;img src=x onerror=alert(1)&gt;&#34;")
+	assert.Contains(t, out, "&lt;/button&gt;&lt;script&gt;")
 }

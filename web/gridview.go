@@ -7,46 +7,112 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// cell is one grid button. Only the focused cell is in the tab order (a
-// roving tabindex): Tab enters the grid once and the arrow keys move in it.
-func (p *playground) cell(c cellView, i, n int) app.UI {
-	cls := cellClass(c)
-	label := c.Label
-	if c.First != c.Last {
-		label += ". Select to zoom in."
-	}
-	tab := -1
-	if i == min(p.focus, n-1) {
-		tab = 0
-	}
-	return app.Button().Type("button").Class(cls).TabIndex(tab).DataSet("idx", i).
-		DataSet("page", c.Page).DataSet("owner", c.Owner).DataSet("state", string(c.State)).
-		Aria("label", label).Title(label).
-		OnClick(p.onCell(c)).OnFocus(p.onCellFocus(i, label)).OnMouseEnter(p.onDetail(label)).
-		OnKeyDown(p.onCellKey(i, n)).
-		Text(c.Mark)
+// renderGrid is the pool grid: the cells are one raw element (gridHTML), and
+// the wrapper handles their events as they bubble up, reading the cell from
+// the element — one set of listeners, never stale.
+func (p *playground) renderGrid(g gridView) app.UI {
+	return app.Div().Body(
+		legend(),
+		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
+		app.Div().Class("grid-wrap").
+			OnClick(p.onCellClick).OnKeyDown(p.onCellKey).On("focusin", p.onCellFocus).OnMouseOver(p.onCellDetail).
+			Body(app.Raw(p.views.gridHTMLFor(g, p.focus))),
+		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(p.detail, "Point at, tap or focus a cell for its details.")),
+	)
 }
 
-func (p *playground) onCellFocus(i int, label string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.focus, p.detail = i, label }
+func legend() app.UI {
+	item := func(state, mark, text string) app.UI {
+		return app.Li().Body(app.Span().Class("cell legend-cell state-"+state).Aria("hidden", "true").Text(mark), app.Text(" "+text))
+	}
+	return app.Ul().Class("legend").Aria("label", "Legend").Body(
+		item("free", "·", "free"),
+		item("allocated", "A", "allocated (letter: tenant)"),
+		item("stale", "A", "free but stale: still holds a tenant's KV"),
+		item("leaked", "A!", "LEAKED into the last response"),
+	)
+}
+
+// eventCell is the grid cell an event happened in, if any.
+func eventCell(e app.Event) (app.Value, bool) {
+	target := e.Get("target")
+	if !target.Truthy() || !target.Get("closest").Truthy() {
+		return nil, false
+	}
+	c := target.Call("closest", "#grid .cell")
+	return c, c.Truthy()
+}
+
+func cellInt(c app.Value, key string) int {
+	n, _ := strconv.Atoi(c.Get("dataset").Get(key).String())
+	return n
+}
+
+// onCellClick zooms into a range cell.
+func (p *playground) onCellClick(ctx app.Context, e app.Event) {
+	c, ok := eventCell(e)
+	if !ok {
+		return
+	}
+	first, last, isRange := strings.Cut(c.Get("dataset").Get("page").String(), "-")
+	if !isRange {
+		return
+	}
+	f, _ := strconv.Atoi(first)
+	l, _ := strconv.Atoi(last)
+	if p.s.zoom(f, l) == nil {
+		p.detail, p.focus = "", 0
+		p.sync(ctx)
+		p.focusCell(ctx, 0)
+	}
+}
+
+// onCellDetail shows the hovered or focused cell's description.
+func (p *playground) onCellDetail(ctx app.Context, e app.Event) {
+	c, ok := eventCell(e)
+	if !ok {
+		ctx.PreventUpdate()
+		return
+	}
+	if d := c.Call("getAttribute", "aria-label").String(); d != p.detail {
+		p.detail = d
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+func (p *playground) onCellFocus(ctx app.Context, e app.Event) {
+	if c, ok := eventCell(e); ok {
+		p.focus = cellInt(c, "idx")
+		p.detail = c.Call("getAttribute", "aria-label").String()
+	}
 }
 
 // onCellKey moves the focus with the arrow keys, Home and End.
-func (p *playground) onCellKey(i, n int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		next := gridMove(e.Get("key").String(), i, n, gridColumns())
-		if next == i {
-			return
-		}
-		e.PreventDefault()
-		p.focus = next
-		ctx.Defer(func(app.Context) {
-			el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(next)+"']")
-			if el.Truthy() {
-				el.Call("focus")
-			}
-		})
+func (p *playground) onCellKey(ctx app.Context, e app.Event) {
+	c, ok := eventCell(e)
+	if !ok {
+		return
 	}
+	i := cellInt(c, "idx")
+	n := app.Window().Get("document").Call("querySelectorAll", "#grid .cell").Length()
+	next := gridMove(e.Get("key").String(), i, n, gridColumns())
+	if next == i {
+		return
+	}
+	e.PreventDefault()
+	p.focus = next
+	p.focusCell(ctx, next)
+}
+
+// focusCell moves the keyboard focus to cell i once the grid is rendered.
+func (p *playground) focusCell(ctx app.Context, i int) {
+	ctx.Defer(func(app.Context) {
+		el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(i)+"']")
+		if el.Truthy() {
+			el.Call("focus")
+		}
+	})
 }
 
 // gridMove is where a key press moves the focus from cell i of n, in a grid
@@ -84,34 +150,10 @@ func gridColumns() int {
 	return len(strings.Fields(tpl))
 }
 
-func legend() app.UI {
-	item := func(state, mark, text string) app.UI {
-		return app.Li().Body(app.Span().Class("cell legend-cell state-"+state).Aria("hidden", "true").Text(mark), app.Text(" "+text))
-	}
-	return app.Ul().Class("legend").Aria("label", "Legend").Body(
-		item("free", "·", "free"),
-		item("allocated", "A", "allocated (letter: tenant)"),
-		item("stale", "A", "free but stale: still holds a tenant's KV"),
-		item("leaked", "A!", "LEAKED into the last response"),
-	)
-}
-
-func (p *playground) onCell(c cellView) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		if c.First != c.Last {
-			p.s.zoom(c.First, c.Last)
-			p.sync(ctx)
-			p.detail, p.focus = "", 0
-		}
-	}
-}
-
-func (p *playground) onDetail(label string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.detail = label }
-}
-
 func (p *playground) onZoomOut(ctx app.Context, e app.Event) {
 	p.s.zoom(0, p.s.cfg.PoolPages()-1)
+	p.focus = 0
+	p.sync(ctx)
 }
 
 func orDefault(s, def string) string {

@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,7 +24,7 @@ func (p *playground) renderLingering() app.UI {
 			btns := []app.UI{app.Span().Text(fmt.Sprintf("r%d (tenant %s) still holds its pages: ", id, p.s.eng.TenantOf(id)))}
 			for _, o := range engine.Outcomes {
 				btns = append(btns, app.Button().Type("button").Class("secondary").
-					DataSet("settle", fmt.Sprintf("%d-%s", id, o)).Text(outcomeLabel[o]).OnClick(p.onSettle(id, o)))
+					DataSet("settle", fmt.Sprintf("%d-%s", id, o)).Text(outcomeLabel[o]).OnClick(p.onSettle))
 			}
 			return app.Li().Body(btns...)
 		})),
@@ -35,6 +37,11 @@ var outcomeLabel = map[engine.Outcome]string{
 	engine.OutcomeError:   "transfer errors",
 }
 
-func (p *playground) onSettle(id int, o engine.Outcome) app.EventHandler {
-	return func(ctx app.Context, e app.Event) { p.s.settle(id, o); p.sync(ctx) }
+// onSettle reads "<request>-<outcome>" from the button (see dom.go).
+func (p *playground) onSettle(ctx app.Context, e app.Event) {
+	id, o, _ := strings.Cut(ctx.JSSrc().Get("dataset").Get("settle").String(), "-")
+	n, _ := strconv.Atoi(id)
+	if p.s.settle(n, engine.Outcome(o)) == nil {
+		p.sync(ctx)
+	}
 }

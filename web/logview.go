@@ -20,7 +20,7 @@ func (p *playground) renderLog() app.UI {
 		app.P().Class("hint").Body(
 			app.Text(fmt.Sprintf("%d events. Select one to see the pool at that step. ", len(evs))),
 			app.If(p.s.step > 0, func() app.UI {
-				return app.Button().ID("log-latest").Type("button").Class("link").Text("Back to the latest step").OnClick(p.onStep(0))
+				return app.Button().ID("log-latest").Type("button").Class("link").DataSet("step", 0).Text("Back to the latest step").OnClick(p.onStep)
 			}),
 			app.If(from > 0, func() app.UI {
 				return app.Text(fmt.Sprintf("(the first %d are not listed)", from))
@@ -35,7 +35,7 @@ func (p *playground) renderLog() app.UI {
 					cls += " selected"
 				}
 				return app.Li().Class(cls).DataSet("step", ev.Step).DataSet("stage", string(ev.Stage)).Body(
-					app.Button().Type("button").Class("log-btn").Aria("pressed", selected).OnClick(p.onStep(ev.Step)).Body(
+					app.Button().Type("button").Class("log-btn").DataSet("step", ev.Step).Aria("pressed", selected).OnClick(p.onStep).Body(
 						app.Span().Class("log-step").Text(fmt.Sprintf("%d", ev.Step)),
 						app.Span().Class("log-req").Text(reqLabel(ev.Request, ev.Tenant)),
 						app.Code().Class("log-stage").Text(string(ev.Stage)),
@@ -54,10 +54,10 @@ func reqLabel(id int, tenant string) string {
 	return fmt.Sprintf("r%d · %s", id, tenant)
 }
 
-func (p *playground) onStep(step int) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		p.playing = false
-		p.s.selectStep(step)
+// onStep shows the pool after the row's step (0: the latest).
+func (p *playground) onStep(ctx app.Context, e app.Event) {
+	p.playing = false
+	if p.s.selectStep(dataInt(ctx, "step")) == nil {
 		p.sync(ctx)
 	}
 }

@@ -16,6 +16,7 @@ type playground struct {
 	ready    bool
 	detail   string // description of the focused or hovered grid cell
 	focus    int    // the grid cell in the tab order
+	narrow   bool   // a phone-sized viewport: a smaller grid
 	banner   string // why a link or file was refused
 	embed    bool   // compact view for iframes
 	readOnly bool   // embed without controls
@@ -28,12 +29,17 @@ type playground struct {
 	stopSize func()
 }
 
+// narrowWidth is the viewport width (CSS px) below which the grid draws
+// maxGridCellsNarrow cells.
+const narrowWidth = 560
+
 func newPlayground() *playground { return &playground{s: newSession()} }
 
 // OnMount marks the page as running in wasm: until then the prerendered
 // HTML is on screen and the controls do nothing.
 func (p *playground) OnMount(ctx app.Context) {
 	p.ready = true
+	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
 	p.stopKeys = listenKeys(ctx, p.onKey)
 	if p.embed {
 		p.stopSize = reportHeight()
@@ -86,9 +92,6 @@ func (p *playground) Render() app.UI {
 		),
 	)
 }
-
-// value reads the value of the element that fired an event.
-func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 
 // lastResponse is the newest response visible at the selected step.
 func (p *playground) lastResponse() (engine.Response, bool) {

@@ -13,7 +13,7 @@ import (
 // for readers who prefer one.
 func (p *playground) renderPool() app.UI {
 	s := p.s
-	g, err := p.views.gridFor(s)
+	g, err := p.views.gridFor(s, p.gridCells())
 	if err != nil {
 		return app.P().Class("field-error").Text(err.Error())
 	}
@@ -42,17 +42,6 @@ func (p *playground) renderPool() app.UI {
 			}),
 		),
 		view,
-	)
-}
-
-func (p *playground) renderGrid(g gridView) app.UI {
-	return app.Div().Body(
-		legend(),
-		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
-		app.Div().ID("grid").Class("grid").Role("group").Aria("label", "KV pool pages").Body(
-			app.Range(g.Cells).Slice(func(i int) app.UI { return p.cell(g.Cells[i], i, len(g.Cells)) }),
-		),
-		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(p.detail, "Hover over or focus a cell for its details.")),
 	)
 }
 
@@ -89,3 +78,12 @@ func cellClass(c cellView) string {
 }
 
 func (p *playground) onTable(ctx app.Context, e app.Event) { p.table = !p.table }
+
+// gridCells is how many cells the grid may draw: fewer on a phone, where
+// 512 cells would be a long scroll of mostly free pages.
+func (p *playground) gridCells() int {
+	if p.narrow {
+		return maxGridCellsNarrow
+	}
+	return maxGridCells
+}

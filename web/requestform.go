@@ -89,6 +89,7 @@ func (p *playground) onSend(ctx app.Context, e app.Event) {
 	if p.s.send() == nil {
 		p.playing = false
 		p.sync(ctx)
+		revealResult(ctx)
 	}
 }
 
@@ -96,4 +97,18 @@ func (p *playground) onReset(ctx app.Context, e app.Event) {
 	p.playing = false
 	p.s.reset()
 	p.sync(ctx)
+}
+
+// revealResult brings the verdict into view if Send left it off screen (on
+// a phone it sits far above the form) and scrolls the log to its newest row.
+func revealResult(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		doc := app.Window().Get("document")
+		if v := doc.Call("getElementById", "verdict"); v.Truthy() {
+			v.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+		if l := doc.Call("getElementById", "log"); l.Truthy() {
+			l.Set("scrollTop", l.Get("scrollHeight"))
+		}
+	})
 }

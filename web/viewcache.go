@@ -17,6 +17,9 @@ type viewCache struct {
 	grid    gridView
 	gridErr error
 
+	htmlKey  htmlKey
+	gridHTML string
+
 	cmpKey cmpKey
 	cmp    engine.Comparison
 	cmpErr error
@@ -29,8 +32,13 @@ type snapKey struct {
 
 type gridKey struct {
 	snapKey
-	first, last int
-	tenants     string
+	first, last, cells int
+	tenants            string
+}
+
+type htmlKey struct {
+	cells *cellView // identifies the gridView
+	focus int
 }
 
 type cmpKey struct {
@@ -47,18 +55,31 @@ func (c *viewCache) snapshotFor(s *session) *engine.Snapshot {
 	return c.snap
 }
 
-// gridFor is the pool grid at the session's step and zoom.
-func (c *viewCache) gridFor(s *session) (gridView, error) {
-	k := gridKey{snapKey{s.eng, len(s.eng.Events()), s.step}, s.zoomFirst, s.zoomLast, strings.Join(s.tenants, "\x00")}
+// gridFor is the pool grid at the session's step and zoom, in at most
+// cells cells.
+func (c *viewCache) gridFor(s *session, cells int) (gridView, error) {
+	k := gridKey{snapKey{s.eng, len(s.eng.Events()), s.step}, s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00")}
 	if k != c.gridKey || c.gridKey.eng == nil {
 		var touched engine.Pages
 		if s.step > 0 {
 			touched = s.eng.Events()[s.step-1].Pages
 		}
-		c.grid, c.gridErr = buildGrid(c.snapshotFor(s), s.tenants, s.zoomFirst, s.zoomLast, touched)
+		c.grid, c.gridErr = buildGridN(c.snapshotFor(s), s.tenants, s.zoomFirst, s.zoomLast, touched, cells)
 		c.gridKey = k
 	}
 	return c.grid, c.gridErr
+}
+
+// gridHTMLFor is gridHTML, kept while the grid and the focused cell stay.
+func (c *viewCache) gridHTMLFor(g gridView, focus int) string {
+	var first *cellView
+	if len(g.Cells) > 0 {
+		first = &g.Cells[0]
+	}
+	if k := (htmlKey{first, focus}); k != c.htmlKey || c.gridHTML == "" {
+		c.gridHTML, c.htmlKey = gridHTML(g, focus), k
+	}
+	return c.gridHTML
 }
 
 // compareFor is the side-by-side run of the session's requests.

@@ -10,9 +10,9 @@ import (
 func TestViewCacheRecomputesOnlyOnChange(t *testing.T) {
 	s := newSession()
 	var c viewCache
-	g1, err := c.gridFor(s)
+	g1, err := c.gridFor(s, maxGridCells)
 	require.NoError(t, err)
-	g2, _ := c.gridFor(s)
+	g2, _ := c.gridFor(s, maxGridCells)
 	assert.Same(t, &g1.Cells[0], &c.grid.Cells[0])
 	assert.Equal(t, g1, g2)
 	snap := c.snapshotFor(s)
@@ -20,7 +20,7 @@ func TestViewCacheRecomputesOnlyOnChange(t *testing.T) {
 
 	s.tenant, s.text[fieldTokens], s.text[fieldSecret] = "C", "4", "x"
 	require.NoError(t, s.send())
-	g3, _ := c.gridFor(s)
+	g3, _ := c.gridFor(s, maxGridCells)
 	assert.NotEqual(t, g1.Cells[0].Owner, g3.Cells[0].Owner, "C's request took page 0")
 	assert.NotSame(t, snap, c.snapshotFor(s))
 
@@ -32,7 +32,7 @@ func TestViewCacheRecomputesOnlyOnChange(t *testing.T) {
 	again, _ := c.compareFor(s)
 	assert.Same(t, cmp.Vulnerable.Snapshot, again.Vulnerable.Snapshot)
 	require.NoError(t, s.renameTenant("Zed"))
-	g4, _ := c.gridFor(s)
+	g4, _ := c.gridFor(s, maxGridCells)
 	assert.Equal(t, "Zed", s.tenant)
 	assert.NotNil(t, g4.Cells)
 }

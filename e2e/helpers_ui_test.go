@@ -1,0 +1,351 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// Small, generic helpers for driving the playground's DOM. Every wait is on
+// a DOM condition; nothing sleeps and hopes.
+
+// uiTimeout bounds a wait for the UI to react to an event. The app answers
+// in well under a second; the margin is for a loaded CI machine, and a
+// failing wait should not hold the suite up for a minute.
+const uiTimeout = 15 * time.Second
+
+// jsLit quotes s as a JavaScript string literal (valid as a CSS string too:
+// no \u escapes for <, > or &).
+func jsLit(s string) string {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// evalVoid is an action that evaluates a JavaScript expression for its
+// effect.
+func evalVoid(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](expr)
+}
+
+// evalJS evaluates a JavaScript expression and decodes its value.
+func evalJS[T any](b *browser, expr string) T {
+	b.t.Helper()
+	return run(b, chromedp.Evaluate[T](expr))
+}
+
+// waitFor polls a JavaScript predicate until it is truthy, failing the test
+// with what after uiTimeout.
+func waitFor(b *browser, what, predicate string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, uiTimeout+5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](predicate,
+		chromedp.WithPollingInterval(20*time.Millisecond),
+		chromedp.WithPollingTimeout(uiTimeout)))
+	if err != nil {
+		b.t.Fatalf("waiting %s for %s (%s): %v", uiTimeout, what, predicate, err)
+	}
+}
+
+// jsExists is the JavaScript test that sel matches an element.
+func jsExists(sel string) string {
+	return fmt.Sprintf(`document.querySelector(%s) !== null`, jsLit(sel))
+}
+
+// setField sets a field's value and fires the change event that the UI
+// applies it on, as a browser does when the user leaves the field. It works
+// for text inputs and selects alike.
+func setField(b *browser, sel, value string) {
+	b.t.Helper()
+	ok := evalJS[bool](b, fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return false;
+		el.value = %s;
+		el.dispatchEvent(new Event('change', {bubbles: true}));
+		return true;
+	})()`, jsLit(sel), jsLit(value)))
+	if !ok {
+		b.t.Fatalf("setField: no element matches %s", sel)
+	}
+}
+
+// setValueOnly sets a field's value without any event, as when the user
+// has typed but not yet left the field.
+func setValueOnly(b *browser, sel, value string) {
+	b.t.Helper()
+	ok := evalJS[bool](b, fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return false;
+		el.value = %s;
+		return true;
+	})()`, jsLit(sel), jsLit(value)))
+	if !ok {
+		b.t.Fatalf("setValueOnly: no element matches %s", sel)
+	}
+}
+
+// clickSel sends a real mouse click to the first element matching sel.
+func clickSel(b *browser, sel string) {
+	b.t.Helper()
+	b.Do(chromedp.Click(chromedp.CSS(sel)))
+}
+
+// textOf is the trimmed textContent of the first element matching sel, or
+// "" when there is none.
+func textOf(b *browser, sel string) string {
+	b.t.Helper()
+	return evalJS[string](b, fmt.Sprintf(`((document.querySelector(%s) || {}).textContent || "").trim()`, jsLit(sel)))
+}
+
+// valueOf is the value property of the first element matching sel.
+func valueOf(b *browser, sel string) string {
+	b.t.Helper()
+	return evalJS[string](b, fmt.Sprintf(`(document.querySelector(%s) || {}).value ?? ""`, jsLit(sel)))
+}
+
+// countAll is how many elements match sel.
+func countAll(b *browser, sel string) int {
+	b.t.Helper()
+	return evalJS[int](b, fmt.Sprintf(`document.querySelectorAll(%s).length`, jsLit(sel)))
+}
+
+// gridCell is one #grid cell's hooks.
+type gridCell struct {
+	Page  string `json:"page"`
+	Owner string `json:"owner"`
+	State string `json:"state"`
+}
+
+func (c gridCell) String() string { return c.Page + ":" + c.State + ":" + c.Owner }
+
+// gridCells lists the grid's cells in order, optionally narrowed by a CSS
+// selector relative to #grid (e.g. "[data-state=leaked]").
+func gridCells(b *browser, filter string) []gridCell {
+	b.t.Helper()
+	return evalJS[[]gridCell](b, fmt.Sprintf(`[...document.querySelectorAll("#grid .cell"+%s)].map(c => (
+		{page: c.dataset.page ?? "", owner: c.dataset.owner ?? "", state: c.dataset.state ?? ""}))`, jsLit(filter)))
+}
+
+// logRow is one row of the event log.
+type logRow struct {
+	Step  int    `json:"step"`
+	Stage string `json:"stage"`
+	Text  string `json:"text"`
+}
+
+// logRows lists #log's rows.
+func logRows(b *browser) []logRow {
+	b.t.Helper()
+	return evalJS[[]logRow](b, `[...document.querySelectorAll("#log li[data-step][data-stage]")].map(li => (
+		{step: +li.dataset.step, stage: li.dataset.stage, text: li.textContent.replace(/\s+/g, " ").trim()}))`)
+}
+
+// uiState is what the simulation shows: compared before and after an input
+// that must change nothing.
+type uiState struct {
+	Status  string   `json:"status"`
+	Verdict string   `json:"verdict"`
+	Grid    []string `json:"grid"`
+	LogRows int      `json:"logRows"`
+}
+
+func readState(b *browser) uiState {
+	b.t.Helper()
+	return evalJS[uiState](b, `({
+		status: (document.querySelector("#status") || {}).textContent ?? "",
+		verdict: (document.querySelector("#verdict") || {}).textContent ?? "",
+		grid: [...document.querySelectorAll("#grid .cell")].map(c => c.dataset.page + ":" + c.dataset.state + ":" + c.dataset.owner),
+		logRows: document.querySelectorAll("#log li[data-step][data-stage]").length,
+	})`)
+}
+
+// waitLogRows waits until #log has exactly n rows.
+func waitLogRows(b *browser, n int) {
+	b.t.Helper()
+	waitFor(b, fmt.Sprintf("%d log rows", n),
+		fmt.Sprintf(`document.querySelectorAll("#log li[data-step][data-stage]").length === %d`, n))
+}
+
+// waitLogGrows waits until #log has more than n rows and returns the count.
+func waitLogGrows(b *browser, n int) int {
+	b.t.Helper()
+	waitFor(b, fmt.Sprintf("more than %d log rows", n),
+		fmt.Sprintf(`document.querySelectorAll("#log li[data-step][data-stage]").length > %d`, n))
+	return countAll(b, "#log li[data-step][data-stage]")
+}
+
+// openPlayground serves the site, starts a browser and opens the page.
+func openPlayground(t *testing.T) *browser {
+	t.Helper()
+	url := serveSite(t)
+	b := newBrowser(t)
+	b.Open(url)
+	return b
+}
+
+// choosePreset selects a scenario and waits until the app has loaded it:
+// each scenario has its own description under the picker.
+func choosePreset(b *browser, slug string) {
+	b.t.Helper()
+	desc := textOf(b, "#preset-desc")
+	same := valueOf(b, "#preset") == slug
+	setField(b, "#preset", slug)
+	if same {
+		barrier(b)
+		return
+	}
+	waitFor(b, "the description of preset "+slug,
+		fmt.Sprintf(`document.querySelector("#preset-desc").textContent.trim() !== %s`, jsLit(desc)))
+}
+
+// resetRun clicks Reset and waits for the empty log.
+func resetRun(b *browser) {
+	b.t.Helper()
+	clickSel(b, "#reset")
+	waitLogRows(b, 0)
+}
+
+// sendRequest fills the request form the way a user does and clicks Send,
+// then waits until the log has grown. An empty secret leaves the field as
+// it is.
+func sendRequest(b *browser, tenant string, tokens string, secret string) {
+	b.t.Helper()
+	before := countAll(b, "#log li[data-step][data-stage]")
+	setField(b, "#tenant", tenant)
+	waitFor(b, "tenant "+tenant, fmt.Sprintf(`document.querySelector("#tenant").value === %s`, jsLit(tenant)))
+	setField(b, "#prompt-tokens", tokens)
+	if secret != "" {
+		setField(b, "#secret", secret)
+	}
+	clickSel(b, "#send")
+	waitLogGrows(b, before)
+}
+
+// withT points b's failures at a subtest for the subtest's duration, so
+// that one browser serves a table of subtests (a subtest must not FailNow
+// its parent). Subtests using it must not run in parallel.
+func withT(b *browser, t *testing.T) {
+	parent := b.t
+	b.t = t
+	t.Cleanup(func() { b.t = parent })
+}
+
+// barrier returns once the app has handled every event sent before it and
+// rendered the result: go-app handles events in order, so when a later
+// event's effect is on screen, the earlier ones' are too. It toggles the
+// pool's table view on and off, which changes no state but does mount the
+// grid's cells afresh: don't put one between a change and a check of the
+// cells' event handlers.
+func barrier(b *browser) {
+	b.t.Helper()
+	for _, pressed := range []string{"true", "false"} {
+		b.Do(evalVoid(`document.querySelector("#table-toggle").click()`))
+		waitFor(b, "table toggle pressed="+pressed,
+			fmt.Sprintf(`document.querySelector('#table-toggle[aria-pressed=%q]') !== null`, pressed))
+	}
+	waitFor(b, "grid back after the barrier", jsExists("#grid"))
+}
+
+// hoverOn moves the mouse over the centre of the first element matching sel,
+// after scrolling it into view: the page gets mouseover/mouseenter as from
+// a real pointer.
+func hoverOn(b *browser, sel string) {
+	b.t.Helper()
+	pt := evalJS[[]float64](b, fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return [];
+		el.scrollIntoView({block: "center"});
+		const r = el.getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`, jsLit(sel)))
+	if len(pt) != 2 {
+		b.t.Fatalf("hover: no element matches %s", sel)
+	}
+	b.Do(chromedp.MouseEvent(chromedp.MouseMoved, pt[0], pt[1]))
+}
+
+// pressKeys types keys into whatever has the focus (see kb for names such
+// as kb.Tab and kb.Enter).
+func pressKeys(b *browser, keys string) {
+	b.t.Helper()
+	b.Do(chromedp.KeyEvent(keys))
+}
+
+// activeID is the id of the focused element.
+func activeID(b *browser) string {
+	b.t.Helper()
+	return evalJS[string](b, `(document.activeElement && document.activeElement.id) || ""`)
+}
+
+// dialogWatch fails the test if the page opens any JavaScript dialog
+// (alert, confirm, prompt) while it runs; each one is dismissed so that the
+// page does not hang.
+type dialogWatch struct {
+	mu     sync.Mutex
+	seen   []string
+	opened chan struct{} // one send per dialog, never blocking
+	stop   context.CancelFunc
+	done   chan struct{}
+}
+
+func watchDialogs(b *browser) *dialogWatch {
+	b.t.Helper()
+	ctx, cancel := context.WithCancel(b.ctx)
+	w := &dialogWatch{stop: cancel, done: make(chan struct{}), opened: make(chan struct{}, 100)}
+	events := chromedp.Events(ctx, page.JavascriptDialogOpening) // subscribed now
+	go func() {
+		defer close(w.done)
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			w.mu.Lock()
+			w.seen = append(w.seen, fmt.Sprintf("%s dialog: %q", ev.Type, ev.Message))
+			w.mu.Unlock()
+			select {
+			case w.opened <- struct{}{}:
+			default:
+			}
+			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	}()
+	b.t.Cleanup(func() { cancel(); <-w.done })
+	return w
+}
+
+// Seen lists the dialogs opened so far.
+func (w *dialogWatch) Seen() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.seen...)
+}
+
+// WaitOne waits for a dialog to open, e.g. one the test opened on purpose
+// to prove that the watch works.
+func (w *dialogWatch) WaitOne(t *testing.T) {
+	t.Helper()
+	select {
+	case <-w.opened:
+	case <-time.After(actionTimeout):
+		t.Fatal("no JavaScript dialog was reported: the dialog watch does not work")
+	}
+}
+
+// joinCells renders cells for a failure message.
+func joinCells(cs []gridCell) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,21 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Handlers of list items are methods that read their subject from the
+// element: go-app keeps the handler first mounted on a reused element when a
+// new one has the same code pointer, so a closure over the item would act on
+// a stale one.
+
+// dataInt reads an integer data attribute of the element that fired.
+func dataInt(ctx app.Context, key string) int {
+	n, _ := strconv.Atoi(ctx.JSSrc().Get("dataset").Get(key).String())
+	return n
+}
+
+// value reads the value of the element that fired an event.
+func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
