@@ -38,7 +38,12 @@ serve: site
 
 # The e2e tests drive build/site in Chromium, hence `site` first and the
 # generous timeout (wasm compiles slowly on a 2-core machine).
-test: site
+# axe-core for e2e/a11y_test.go, pinned by package-lock.json.
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+test: site node_modules/axe-core/axe.min.js
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./web/... ./wasm/...
 	$(GO) test -timeout 20m ./...

@@ -14,5 +14,6 @@ func main() {
 	// Same routes as the generator, so the wasm app takes over the
 	// prerendered page instead of showing "not found".
 	web.Routes()
+	web.GuardStorage()
 	app.RunWhenOnBrowser()
 }

@@ -12,6 +12,9 @@ import (
 func (p *playground) OnNav(ctx app.Context) {
 	st, err := decodeLink(ctx.Page().URL().RawQuery)
 	p.embed, p.readOnly, p.compare = st.Embed, st.Embed && st.ReadOnly, st.Compare
+	if p.embed && p.stopSize == nil { // OnNav runs after OnMount
+		p.stopSize = reportHeight()
+	}
 	switch {
 	case errors.Is(err, errNoState):
 	case err != nil:

@@ -41,9 +41,6 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.ready = true
 	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
 	p.stopKeys = listenKeys(ctx, p.onKey)
-	if p.embed {
-		p.stopSize = reportHeight()
-	}
 }
 
 func (p *playground) OnDismount() {

@@ -78,6 +78,9 @@ func build(dir string, c Config, wasm []byte, version string) error {
 	if err := scopeManifest(dir, c.Prefix); err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
+	if err := softenWorkerFailure(dir); err != nil {
+		return err
+	}
 	if err := copyStatic(c.Static, dir); err != nil {
 		return fmt.Errorf("copying static: %w", err)
 	}

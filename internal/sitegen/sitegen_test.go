@@ -96,6 +96,8 @@ func TestGenerate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, appJS, `"GOAPP_VERSION":"`+version+`"`)
 	assert.Contains(t, appJS, `goappWasmContentLength = "`+strconv.Itoa(len(fakeWasm))+`"`)
+	assert.Contains(t, appJS, `console.warn("goapp service worker registration failed: ", err)`)
+	assert.NotContains(t, appJS, swFailure)
 
 	info, err := os.Stat(out)
 	require.NoError(t, err)

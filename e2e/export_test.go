@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// TestExportImport exports the demo run as JSON through a real download,
+// checks the file, imports it back over another scenario, and checks that
+// bad files are refused with a clear message and change nothing.
+func TestExportImport(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	downloads := t.TempDir()
+	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads, EventsEnabled: ptr(true),
+	})
+	require.NoError(t, err)
+
+	p := mustPreset(t, "demo")
+	want := expectAt(t, p.Config, p.Ops, 0)
+	b.Open(site + "?" + demoQuery)
+	waitShows(b, "the demo", want)
+
+	b.Do(chromedp.Click(chromedp.ID("export")))
+	file := filepath.Join(downloads, "kvleak-run.json")
+	data := waitForDownload(t, file)
+	s := waitView(b, "the export message", func(s pageView) bool { return s.ShareMsg != "" })
+	assert.Equal(t, "Exported 2 operations and 20 events as kvleak-run.json.", s.ShareMsg)
+
+	// The file: schema, version, and the run as the engine has it.
+	var f map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &f), "the export is JSON")
+	for _, key := range []string{"schema", "version", "config", "ops", "events", "responses", "metrics"} {
+		assert.Contains(t, f, key, "the export has %q", key)
+	}
+	var rf engine.RunFile
+	require.NoError(t, json.Unmarshal(data, &rf))
+	assert.Equal(t, "kvleak-run", rf.Schema)
+	assert.Equal(t, 1, rf.Version)
+	assert.Equal(t, p.Config, rf.Config)
+	assert.Equal(t, p.Ops, rf.Ops)
+	e, err := engine.Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	assert.Len(t, rf.Events, len(e.Events()))
+	assert.Len(t, rf.Responses, 2)
+	assert.Equal(t, e.Metrics().LeakedPages, rf.Metrics.LeakedPages)
+	assert.Equal(t, 7, rf.Metrics.LeakedPages)
+
+	// Import it over another scenario: the demo's state comes back.
+	b.Do(chromedp.SetValue(chromedp.ID("preset"), "demo-fixed"))
+	fixed := mustPreset(t, "demo-fixed")
+	waitShows(b, "the fixed door's demo", expectAt(t, fixed.Config, fixed.Ops, 0))
+	b.Do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{file}))
+	s = waitView(b, "the imported run", func(s pageView) bool {
+		return strings.HasPrefix(s.ShareMsg, "Loaded") && s.Status == want.Status && s.Verdict == want.Verdict && s.StepPos == want.StepPos
+	})
+	assert.Equal(t, "Loaded a run of 2 operations.", s.ShareMsg)
+	assert.Equal(t, "?"+linkQuery("", p.Config, p.Ops), s.Search, "the link is the imported run's (no preset)")
+	assert.False(t, s.HasBanner)
+	before := s
+
+	// Bad files: a message, and nothing else changes.
+	huge := `{"schema": "kvleak-run", "version": 1, "pad": "` + strings.Repeat("x", engine.MaxRunFileBytes) + `"}`
+	bad := []struct{ name, content, msg string }{
+		{"notes.json", "these are my notes, not JSON", "Nothing was loaded: not a run file: "},
+		{"other.json", `{"schema": "something-else", "version": 1}`, `Nothing was loaded: not a run file of this playground (schema "something-else" version 1; want "kvleak-run" version 1)`},
+		{"future.json", `{"schema": "kvleak-run", "version": 2}`, `Nothing was loaded: not a run file of this playground (schema "kvleak-run" version 2; want "kvleak-run" version 1)`},
+		{"broken-run.json", `{"schema": "kvleak-run", "version": 1, "config": {"context": 16, "pool": 0, "page": 1, "slot": 8, "mode": "vulnerable", "cancel": "both", "kvBytes": 1}, "ops": []}`, "Nothing was loaded: the file's run cannot be replayed: pool size 0"},
+		{"huge.json", huge, "That file is " + engine.Thousands(int64(len(huge))) + " bytes; at most 4,194,304 are read."},
+	}
+	for _, c := range bad {
+		path := filepath.Join(t.TempDir(), c.name)
+		require.NoError(t, os.WriteFile(path, []byte(c.content), 0o644))
+		b.Do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{path}))
+		s = waitView(b, c.name+" refused", func(s pageView) bool { return s.ShareMsg != before.ShareMsg })
+		assert.Contains(t, s.ShareMsg, c.msg, c.name)
+		assert.True(t, run(b, chromedp.Evaluate[bool](`document.getElementById("share-msg").classList.contains("field-error")`)),
+			"%s: the message is shown as an error", c.name)
+		assert.Equal(t, before.Search, s.Search, "%s: the link is unchanged", c.name)
+		assert.Equal(t, before.Status, s.Status, c.name)
+		assert.Equal(t, before.Verdict, s.Verdict, c.name)
+		assert.Equal(t, before.StepPos, s.StepPos, c.name)
+		before.ShareMsg = s.ShareMsg
+	}
+}
+
+// waitForDownload waits for a finished download at path and returns it.
+// Chromium writes to a .crdownload file and renames it when done.
+func waitForDownload(t *testing.T, path string) []byte {
+	t.Helper()
+	deadline := time.Now().Add(actionTimeout)
+	for {
+		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
+			return data
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(filepath.Dir(path))
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Fatalf("no download at %s after %s; the folder holds %q", path, actionTimeout, names)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

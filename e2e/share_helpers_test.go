@@ -1,0 +1,274 @@
+package e2e
+
+// Helpers of the share, embed, compare/step, export and accessibility
+// tests: permalinks built from the engine's presets, expectations computed
+// by the engine, and a snapshot of what the page shows.
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"kvleak/engine"
+)
+
+// linkQuery writes a permalink query (without "?") in the schema that
+// web/permalink.go documents (v=1), independently of the UI's encoder, so
+// that a change to the schema shows up here as a failing test.
+func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
+	scrub := "0"
+	if c.ScrubOnFree {
+		scrub = "1"
+	}
+	parts := []string{"v=1"}
+	if slug != "" {
+		parts = append(parts, "preset="+url.QueryEscape(slug))
+	}
+	parts = append(parts,
+		"ctx="+strconv.Itoa(c.ContextTokens), "pool="+strconv.Itoa(c.PoolTokens),
+		"page="+strconv.Itoa(c.PageTokens), "slot="+strconv.Itoa(c.SlotPages),
+		"mode="+string(c.Mode), "cancel="+string(c.Cancel), "scrub="+scrub)
+	for _, op := range ops {
+		parts = append(parts, "op="+linkOp(op))
+	}
+	return strings.Join(append(parts, extra...), "&")
+}
+
+func linkOp(op engine.Op) string {
+	esc := url.QueryEscape
+	if s := op.Settle; s != nil {
+		return "x," + strconv.Itoa(s.Request) + "," + esc(string(s.Outcome))
+	}
+	r := op.Send
+	end := "-"
+	switch {
+	case r.FailTransfer:
+		end = "fail"
+	case r.CancelAt != "":
+		end = string(r.CancelAt)
+	}
+	return strings.Join([]string{"s", esc(r.Tenant), strconv.Itoa(r.PromptTokens), esc(end), esc(r.Content)}, ",")
+}
+
+// preset returns a preset by slug, failing the test if it is gone.
+func mustPreset(t *testing.T, slug string) engine.Preset {
+	t.Helper()
+	p, ok := engine.PresetBySlug(slug)
+	if !ok {
+		t.Fatalf("engine has no preset %q", slug)
+	}
+	return p
+}
+
+// demoQuery is the article's demo as a permalink query, spelled out as the
+// issue gives it (and checked against the engine's preset in a test).
+const demoQuery = "v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0" +
+	"&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes"
+
+// expectation is what the response panel and the stepper show for a run at
+// a step (0: the latest), as the engine computes it.
+type expectation struct {
+	Status, Verdict, StepPos, Announce string
+	Events                             int
+}
+
+func expectAt(t *testing.T, c engine.Config, ops []engine.Op, step int) expectation {
+	t.Helper()
+	e, err := engine.Replay(c, ops)
+	if err != nil {
+		t.Fatalf("engine cannot replay: %v", err)
+	}
+	n := len(e.Events())
+	snap := e.Snapshot()
+	cur := n
+	if step > 0 {
+		if snap, err = e.SnapshotAt(step); err != nil {
+			t.Fatalf("engine: step %d: %v", step, err)
+		}
+		cur = step
+	}
+	x := expectation{Status: "—", Verdict: "No request sent yet.", Events: n, StepPos: fmt.Sprintf("Step %d of %d", cur, n)}
+	if r, ok := snap.LastResponse(); ok {
+		x.Status, x.Verdict, x.Announce = strconv.Itoa(r.Status), r.Verdict(), r.Announcement()
+	}
+	return x
+}
+
+// pageView is what the page shows, read in one go.
+type pageView struct {
+	Ready      bool   `json:"ready"`
+	Search     string `json:"search"`
+	Path       string `json:"path"`
+	Status     string `json:"status"`
+	Verdict    string `json:"verdict"`
+	Announce   string `json:"announce"`
+	StepPos    string `json:"stepPos"`
+	Banner     string `json:"banner"`
+	HasBanner  bool   `json:"hasBanner"`
+	Difference string `json:"difference"`
+	HasCompare bool   `json:"hasCompare"`
+	ShareMsg   string `json:"shareMsg"`
+	ShareURL   string `json:"shareURL"`
+	HasIntro   bool   `json:"hasIntro"`
+	HasSend    bool   `json:"hasSend"`
+	HasMode    bool   `json:"hasMode"`
+	Mode       string `json:"mode"`
+	Playing    string `json:"playing"` // #play's aria-pressed
+}
+
+const pageViewJS = `(() => {
+	const el = id => document.getElementById(id);
+	const text = id => el(id) ? el(id).textContent.trim() : "";
+	return {
+		ready: !!document.querySelector('#playground[data-ready="true"]'),
+		search: location.search, path: location.pathname,
+		status: text("status"), verdict: text("verdict"), announce: text("announce"),
+		stepPos: text("step-pos"),
+		banner: text("banner"), hasBanner: !!el("banner"),
+		difference: text("difference"), hasCompare: !!el("compare"),
+		shareMsg: text("share-msg"), shareURL: el("share-url") ? el("share-url").value : "",
+		hasIntro: !!document.querySelector(".intro"), hasSend: !!el("send"),
+		hasMode: !!el("mode"), mode: el("mode") ? el("mode").value : "",
+		playing: el("play") ? el("play").getAttribute("aria-pressed") || "" : "",
+	};
+})()`
+
+func readView(b *browser) pageView { return run(b, chromedp.Evaluate[pageView](pageViewJS)) }
+
+// waitView polls what the page shows until ok accepts it, and fails with
+// the last state seen if it never does within actionTimeout.
+func waitView(b *browser, what string, ok func(pageView) bool) pageView {
+	b.t.Helper()
+	deadline := time.Now().Add(actionTimeout)
+	for {
+		s := readView(b)
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("waiting for %s: gave up after %s; the page shows %+v", what, actionTimeout, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitShows waits until the page is ready and shows x.
+func waitShows(b *browser, what string, x expectation) pageView {
+	b.t.Helper()
+	return waitView(b, what, func(s pageView) bool {
+		return s.Ready && s.Status == x.Status && s.Verdict == x.Verdict && s.StepPos == x.StepPos
+	})
+}
+
+// waitJS polls a JavaScript condition until it is truthy.
+func waitJS(b *browser, what, cond string) { b.t.Helper(); waitJSWithin(b, what, cond, actionTimeout) }
+
+// heightTimeout bounds the wait for an embedding page to resize its
+// iframe: once the app runs, one message does it.
+const heightTimeout = 10 * time.Second
+
+// waitJSWithin is waitJS with its own timeout.
+func waitJSWithin(b *browser, what, cond string, timeout time.Duration) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+	if err != nil {
+		b.t.Fatalf("waiting for %s (%s): %v; the page shows %+v", what, cond, err, readView(b))
+	}
+}
+
+// jsString quotes s for a JavaScript expression.
+func jsString(s string) string { return strconv.Quote(s) }
+
+// newTab opens another tab in b's browser, as a reader opening a link in a
+// new tab would. Its problems are recorded with b's.
+func (b *browser) newTab() *browser {
+	b.t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(b.listen))
+	b.t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.t.Fatalf("new tab: %v", err)
+	}
+	return &browser{t: b.t, ctx: ctx}
+}
+
+// attachFrame attaches to the out-of-process iframe whose URL starts with
+// prefix (a cross-site iframe is a target of its own), waiting for it to
+// appear. Its console errors and exceptions are recorded with b's; the
+// DevTools protocol replays the ones logged before the attach.
+func (b *browser) attachFrame(prefix string) *browser {
+	b.t.Helper()
+	deadline := time.Now().Add(actionTimeout)
+	var id target.ID
+	for id == "" {
+		infos, err := chromedp.Targets(b.ctx)
+		if err != nil {
+			b.t.Fatalf("listing targets: %v", err)
+		}
+		var seen []string
+		for _, info := range infos {
+			seen = append(seen, string(info.Type)+" "+info.URL)
+			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
+				id = info.TargetID
+			}
+		}
+		if id == "" && time.Now().After(deadline) {
+			b.t.Fatalf("no iframe target at %s; targets: %q", prefix, seen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel(), chromedp.WithListener(b.listen))
+	b.t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.t.Fatalf("attaching to the iframe: %v", err)
+	}
+	return &browser{t: b.t, ctx: ctx}
+}
+
+// blurAll moves focus to the body, so that key presses reach the page's
+// shortcuts rather than a control.
+func blurAll(b *browser) {
+	b.Do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
+}
+
+// newBrowserWithProfile is newBrowser with a profile folder that prepare
+// fills before Chromium starts (e.g. with preferences), and extra flags.
+func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chromedp.ExecAllocatorOption) *browser {
+	t.Helper()
+	exe := chromium(t)
+	profile := t.TempDir()
+	prepare(profile)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(viewW, viewH),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("headless", true),
+	)
+	opts = append(opts, extra...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	b := &browser{t: t}
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(b.listen), chromedp.WithLogf(t.Logf))
+	b.ctx = ctx
+	t.Cleanup(func() { cancelTab(); cancelAlloc() })
+	t.Cleanup(b.finish)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return b
+}

@@ -1,0 +1,214 @@
+package e2e
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// TestPermalinkSchemaMatchesDemo pins the link helpers to the schema the
+// issue documents: the demo preset encodes to the issue's example link.
+func TestPermalinkSchemaMatchesDemo(t *testing.T) {
+	p := mustPreset(t, "demo")
+	assert.Equal(t, demoQuery, linkQuery(p.Slug, p.Config, p.Ops))
+}
+
+// TestPermalinkOpensEveryPreset opens each preset's permalink: the run
+// replays to what the engine computes, and &step=N lands on step N.
+func TestPermalinkOpensEveryPreset(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	for _, p := range engine.Presets() {
+		start := time.Now()
+		q := linkQuery(p.Slug, p.Config, p.Ops)
+		b.Open(site + "?" + q)
+		latest := expectAt(t, p.Config, p.Ops, 0)
+		s := waitShows(b, p.Slug+" replayed", latest)
+		assert.False(t, s.HasBanner, "%s: banner %q", p.Slug, s.Banner)
+		assert.Equal(t, "?"+q, s.Search, "%s: opening a link leaves it as it is", p.Slug)
+
+		step := max(1, latest.Events/2)
+		b.Open(site + "?" + q + "&step=" + strconv.Itoa(step))
+		s = waitShows(b, p.Slug+" at its middle step", expectAt(t, p.Config, p.Ops, step))
+		assert.False(t, s.HasBanner, "%s&step=%d: banner %q", p.Slug, step, s.Banner)
+
+		// The short form names only the preset.
+		b.Open(site + "?v=1&preset=" + p.Slug + "&step=" + strconv.Itoa(step))
+		s = waitShows(b, p.Slug+" from its short link", expectAt(t, p.Config, p.Ops, step))
+		assert.False(t, s.HasBanner, "short %s link: banner %q", p.Slug, s.Banner)
+		t.Logf("%s: three links in %s", p.Slug, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestPermalinkFollowsTheUI changes a setting and checks that the address
+// bar becomes a link to the new state, which a fresh tab opens as is.
+func TestPermalinkFollowsTheUI(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	p := mustPreset(t, "demo")
+	b.Open(site + "?" + demoQuery)
+	waitShows(b, "the demo", expectAt(t, p.Config, p.Ops, 0))
+
+	b.Do(chromedp.SetValue(chromedp.ID("mode"), string(engine.Fixed)))
+	fixed := p.Config
+	fixed.Mode = engine.Fixed
+	want := expectAt(t, fixed, p.Ops, 0)
+	wantSearch := "?" + linkQuery("", fixed, p.Ops) // a changed setting is no longer the preset
+	s := waitView(b, "the fixed door's state in the address bar", func(s pageView) bool {
+		return s.Search == wantSearch && s.Status == want.Status
+	})
+	assert.Equal(t, want.Verdict, s.Verdict)
+
+	// Step back one: the step joins the link.
+	b.Do(chromedp.Click(chromedp.ID("step-back")))
+	back := expectAt(t, fixed, p.Ops, want.Events-1)
+	waitView(b, "step in the address bar", func(s pageView) bool {
+		return s.Search == wantSearch+"&step="+strconv.Itoa(want.Events-1) && s.StepPos == back.StepPos
+	})
+	link := run(b, chromedp.Location())
+
+	tab := b.newTab()
+	tab.Open(link)
+	s = waitShows(tab, "the link in a fresh tab", back)
+	assert.Equal(t, "fixed", s.Mode, "#mode in the fresh tab")
+	assert.Equal(t, wantSearch+"&step="+strconv.Itoa(want.Events-1), s.Search)
+	assert.False(t, s.HasBanner, "banner %q", s.Banner)
+}
+
+// TestCopyLinkRoundTrips presses "Copy link": #share-url holds a link that
+// opens the same state in a fresh tab.
+func TestCopyLinkRoundTrips(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	p := mustPreset(t, "glm-launch")
+	q := linkQuery(p.Slug, p.Config, p.Ops, "step=5")
+	b.Open(site + "?" + q)
+	want := expectAt(t, p.Config, p.Ops, 5)
+	waitShows(b, "glm-launch at step 5", want)
+
+	b.Do(chromedp.Click(chromedp.ID("copy-link")))
+	s := waitView(b, "#share-url", func(s pageView) bool { return s.ShareURL != "" })
+	assert.Equal(t, site+"?"+q, s.ShareURL, "the copied link is the page's permalink")
+	assert.Contains(t, []string{"Link copied to the clipboard.", "Link ready below."}, s.ShareMsg, "#share-msg says what happened")
+	t.Logf("#share-msg: %s", s.ShareMsg)
+
+	tab := b.newTab()
+	tab.Open(s.ShareURL)
+	got := waitShows(tab, "the copied link in a fresh tab", want)
+	assert.Equal(t, "?"+q, got.Search)
+	assert.False(t, got.HasBanner, "banner %q", got.Banner)
+}
+
+// TestHostileLinks opens links no playground wrote. Each opens the default
+// scenario with a banner saying why, quickly, with no uncaught exception
+// (the harness fails the test on one).
+func TestHostileLinks(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	demo := mustPreset(t, "demo")
+	def := expectAt(t, demo.Config, demo.Ops, 0)
+	// The demo's link with one parameter replaced or added.
+	with := func(kv ...string) string {
+		v, err := url.ParseQuery(demoQuery)
+		require.NoError(t, err)
+		q := demoQuery
+		for i := 0; i < len(kv); i += 2 {
+			if v.Has(kv[i]) && kv[i] != "op" {
+				q = strings.Replace(q, kv[i]+"="+v.Get(kv[i]), kv[i]+"="+kv[i+1], 1)
+			} else {
+				q += "&" + kv[i] + "=" + kv[i+1]
+			}
+		}
+		return q
+	}
+	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens, PageTokens: 1, SlotPages: 8, Mode: engine.Vulnerable, Cancel: engine.CancelBoth}
+	var heavyOps []engine.Op
+	for _, tenant := range []string{"A", "B", "C"} {
+		heavyOps = append(heavyOps, engine.SendOp(engine.Request{Tenant: tenant, PromptTokens: 4_000_000, Content: "x"}))
+	}
+
+	cases := []struct {
+		name, query, banner string
+	}{
+		{"unknown version", with("v", "9"), `unknown link version "9": this playground reads version 1`},
+		{"no version", strings.TrimPrefix(demoQuery, "v=1&"), `unknown link version ""`},
+		{"garbage", "%%%", `unknown parameter "%%%"`},
+		{"bad escape", with("pool", "%zz"), `parameter "pool" is not properly escaped`},
+		{"unknown preset", with("preset", "nope"), `unknown preset "nope"`},
+		{"negative pool", with("pool", "-5"), `parameter pool="-5": must be a whole number`},
+		{"enormous pool", with("pool", "99999999999999"), `parameter pool="99999999999999": must be a whole number`},
+		{"pool zero", with("pool", "0"), "the link's settings are not valid: pool size 0"},
+		{"twice", demoQuery + "&pool=9", `parameter "pool" appears twice`},
+		{"bad request", with("op", "s,A,many,-,x"), `request 3 in the link: prompt length "many"`},
+		{"step past the end", with("step", "999"), "the link's step 999 is past the run's 20 events"},
+		{"settle of nothing", with("op", "x,1,drained"), "the link's run cannot be replayed"},
+		{"201 requests", demoQuery + strings.Repeat("&op=s,A,1,-,x", 199), "the link has more than 200 requests"},
+		{"5,000 requests", demoQuery + strings.Repeat("&op=s,A,1,-,x", 5000), "bytes long; at most 16,384 are read"},
+		{"too many pages", linkQuery("", heavy, heavyOps), "would touch 12,000,027 pages; a link may ask for at most 8,000,000"},
+	}
+	for _, c := range cases {
+		start := time.Now()
+		b.Open(site + "?" + c.query)
+		s := waitView(b, c.name+": banner over the default scenario", func(s pageView) bool {
+			return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict && s.StepPos == def.StepPos
+		})
+		t.Logf("%s: banner after %s", c.name, time.Since(start).Round(time.Millisecond))
+		assert.Contains(t, s.Banner, "This link could not be opened.", c.name)
+		assert.Contains(t, s.Banner, c.banner, c.name)
+		assert.Contains(t, s.Banner, "The default scenario is shown instead.", c.name)
+		assert.Less(t, len(s.Banner), 400, "%s: the banner quotes at most a clip of the link", c.name)
+		assert.Equal(t, "alert", run(b, chromedp.Evaluate[string](`document.getElementById("banner").getAttribute("role")`)), c.name)
+	}
+
+	// Dismiss hides the banner and keeps the scenario.
+	b.Do(chromedp.Click(chromedp.CSS("#banner button")))
+	waitView(b, "banner dismissed", func(s pageView) bool { return !s.HasBanner && s.Status == def.Status })
+}
+
+// TestMegabyteLink: Chromium takes a 1 MB address (its limit is 2 MB), but
+// the server refuses a request line that long (431) before any app code
+// runs. The longest query the server passes meets the app's own bound; and
+// a returning reader's browser, whose service worker answers navigations
+// from its cache whatever the query, hands the app the whole megabyte.
+func TestMegabyteLink(t *testing.T) {
+	site := startSite(t)
+	demo := mustPreset(t, "demo")
+	def := expectAt(t, demo.Config, demo.Ops, 0)
+	huge := demoQuery + "&op=s,A,1,-," + strings.Repeat("x", 1<<20)
+
+	resp, err := http.Get(site.URL + "?" + huge)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, resp.StatusCode, "server status for a 1 MB request line")
+
+	// 60 KB: under the server's 64 KB header limit, over the app's 16 KB.
+	b := newBrowser(t)
+	b.Open(site.URL + "?" + demoQuery + "&op=s,A,1,-," + strings.Repeat("x", 60_000))
+	s := waitView(b, "banner for a 60 KB link", func(s pageView) bool {
+		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict
+	})
+	assert.Contains(t, s.Banner, "at most 16,384 are read")
+
+	// Once the service worker controls the page and has cached it, a
+	// navigation to the megabyte link never reaches the server.
+	waitJS(b, "the service worker to control the page and cache it", `(async () =>
+		!!(navigator.serviceWorker.controller && await caches.match(new URL("./", location.href).href)))()`)
+	start := time.Now()
+	b.Open(site.URL + "?" + huge)
+	s = waitView(b, "banner for a 1 MB link", func(s pageView) bool {
+		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict
+	})
+	t.Logf("1 MB link refused in %s", time.Since(start).Round(time.Millisecond))
+	assert.Contains(t, s.Banner, "the link is 1,048,"+"")
+	assert.Contains(t, s.Banner, "bytes long; at most 16,384 are read")
+	assert.Equal(t, len("?"+huge), run(b, chromedp.Evaluate[int](`location.search.length`)), "the app saw the whole link")
+}
