@@ -17,10 +17,7 @@ func gridHTML(g gridView, focus int) string {
 	b.WriteString(`<div id="grid" class="grid" role="group" aria-label="KV pool pages">`)
 	focus = min(focus, len(g.Cells)-1)
 	for i, c := range g.Cells {
-		label := c.Label
-		if c.First != c.Last {
-			label += ". Select to zoom in."
-		}
+		label := cellName(c)
 		tab := "-1"
 		if i == focus {
 			tab = "0"
@@ -43,4 +40,17 @@ func gridHTML(g gridView, focus int) string {
 	}
 	b.WriteString(`</div>`)
 	return b.String()
+}
+
+// cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
+// label in name), then the details, and how to zoom into a range.
+func cellName(c cellView) string {
+	name := c.Label
+	if c.Mark != "·" {
+		name = c.Mark + " — " + name
+	}
+	if c.First != c.Last {
+		name += ". Select to zoom in."
+	}
+	return name
 }
