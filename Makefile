@@ -15,7 +15,7 @@ WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/precompress -name '*.go' -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm site serve test FORCE
+.PHONY: wasm site serve test loadtest FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
@@ -47,3 +47,8 @@ test: site node_modules/axe-core/axe.min.js
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./web/... ./wasm/...
 	$(GO) test -timeout 20m ./...
+
+# 2,000 requests at concurrency 32 for index.html and the wasm (br) against
+# the real server on loopback, 5 rounds: requests/s and p50/p99 per round.
+loadtest:
+	$(GO) test -run XXX -bench Load -count 5 ./internal/server/
