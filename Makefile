@@ -15,7 +15,7 @@ WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/precompress -name '*.go' -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm site serve test loadtest FORCE
+.PHONY: wasm site serve test loadtest bench FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
@@ -52,3 +52,9 @@ test: site node_modules/axe-core/axe.min.js
 # the real server on loopback, 5 rounds: requests/s and p50/p99 per round.
 loadtest:
 	$(GO) test -run XXX -bench Load -count 5 ./internal/server/
+
+# Performance budgets in headless Chromium: medians of 5 cold runs, a table on
+# stdout, build/bench.json. About 10 min on an idle 2-core machine.
+BENCH_FLAGS ?=
+bench: site
+	$(GO) run ./cmd/bench -site build/site -out build/bench.json $(BENCH_FLAGS)

@@ -110,3 +110,18 @@ func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	assert.Contains(t, out, "&lt;img src=x onerror=alert(1)&gt;&#34;")
 	assert.Contains(t, out, "&lt;/button&gt;&lt;script&gt;")
 }
+
+func TestLogHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
+	s := newSession()
+	s.tenant = "B"
+	require.NoError(t, s.renameTenant(`<i>x</i>`))
+	s.text[fieldTokens], s.text[fieldSecret] = "3", "y"
+	require.NoError(t, s.send())
+	out := logHTML(s.eng.Events(), 2)
+	assert.Equal(t, len(s.eng.Events()), strings.Count(out, `<li `))
+	assert.NotContains(t, out, "<i>")
+	assert.Contains(t, out, "&lt;i&gt;x&lt;/i&gt;")
+	assert.Contains(t, out, `data-step="2" aria-pressed="true"`)
+	assert.Equal(t, 1, strings.Count(out, `aria-pressed="true"`))
+	assert.Contains(t, out, `data-stage="decode.prealloc"`)
+}

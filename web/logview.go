@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -14,7 +15,6 @@ const maxLogRows = 300
 func (p *playground) renderLog() app.UI {
 	evs := p.s.eng.Events()
 	from := max(0, len(evs)-maxLogRows)
-	shown := evs[from:]
 	return app.Section().Class("panel").Aria("labelledby", "log-h").Body(
 		app.H2().ID("log-h").Text("Event log"),
 		app.P().Class("hint").Body(
@@ -26,24 +26,7 @@ func (p *playground) renderLog() app.UI {
 				return app.Text(fmt.Sprintf("(the first %d are not listed)", from))
 			}),
 		),
-		app.Ol().ID("log").Class("log").Body(
-			app.Range(shown).Slice(func(i int) app.UI {
-				ev := shown[i]
-				cls := "log-row half-" + string(ev.Half)
-				selected := p.s.step == ev.Step
-				if selected {
-					cls += " selected"
-				}
-				return app.Li().Class(cls).DataSet("step", ev.Step).DataSet("stage", string(ev.Stage)).Body(
-					app.Button().Type("button").Class("log-btn").DataSet("step", ev.Step).Aria("pressed", selected).OnClick(p.onStep).Body(
-						app.Span().Class("log-step").Text(fmt.Sprintf("%d", ev.Step)),
-						app.Span().Class("log-req").Text(reqLabel(ev.Request, ev.Tenant)),
-						app.Code().Class("log-stage").Text(string(ev.Stage)),
-						app.Span().Class("log-text").Text(ev.Text),
-					),
-				)
-			}),
-		),
+		app.Div().Class("log-wrap").OnClick(p.onLogClick).Body(app.Raw(p.views.logHTMLFor(p.s))),
 	)
 }
 
@@ -58,6 +41,23 @@ func reqLabel(id int, tenant string) string {
 func (p *playground) onStep(ctx app.Context, e app.Event) {
 	p.playing = false
 	if p.s.selectStep(dataInt(ctx, "step")) == nil {
+		p.sync(ctx)
+	}
+}
+
+// onLogClick selects the clicked row's step.
+func (p *playground) onLogClick(ctx app.Context, e app.Event) {
+	target := e.Get("target")
+	if !target.Truthy() || !target.Get("closest").Truthy() {
+		return
+	}
+	row := target.Call("closest", "#log .log-btn")
+	if !row.Truthy() {
+		return
+	}
+	step, _ := strconv.Atoi(row.Get("dataset").Get("step").String())
+	p.playing = false
+	if p.s.selectStep(step) == nil {
 		p.sync(ctx)
 	}
 }

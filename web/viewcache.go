@@ -20,6 +20,9 @@ type viewCache struct {
 	htmlKey  htmlKey
 	gridHTML string
 
+	logKey  snapKey
+	logHTML string
+
 	cmpKey cmpKey
 	cmp    engine.Comparison
 	cmpErr error
@@ -80,6 +83,16 @@ func (c *viewCache) gridHTMLFor(g gridView, focus int) string {
 		c.gridHTML, c.htmlKey = gridHTML(g, focus), k
 	}
 	return c.gridHTML
+}
+
+// logHTMLFor is the log's last maxLogRows events as HTML, kept until the
+// log or the selected step changes.
+func (c *viewCache) logHTMLFor(s *session) string {
+	evs := s.eng.Events()
+	if k := (snapKey{s.eng, len(evs), s.step}); k != c.logKey || c.logHTML == "" {
+		c.logHTML, c.logKey = logHTML(evs[max(0, len(evs)-maxLogRows):], s.step), k
+	}
+	return c.logHTML
 }
 
 // compareFor is the side-by-side run of the session's requests.

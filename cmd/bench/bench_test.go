@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseFlagsDefaults(t *testing.T) {
+	c, err := parseFlags(nil, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, config{runs: 5, sends: 20, memSends: 1000, site: "build/site", out: "build/bench.json", timeout: 30 * time.Minute}, c)
+
+	c, err = parseFlags([]string{"-runs", "7", "-sends", "3", "-site", "x", "-out", "y.json", "-skip-go", "-mem-sends", "0"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, 7, c.runs)
+	assert.Equal(t, 3, c.sends)
+	assert.Equal(t, 0, c.memSends)
+	assert.True(t, c.skipGo)
+	assert.Equal(t, "x", c.site)
+	assert.Equal(t, "y.json", c.out)
+}
+
+func TestBadFlagsExit2(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-runs", "0"}, "invalid -runs 0"},
+		{[]string{"-runs", "five"}, `invalid value "five" for flag -runs`},
+		{[]string{"-sends", "-1"}, "invalid -sends -1"},
+		{[]string{"-mem-sends", "20000"}, "invalid -mem-sends 20000"},
+		{[]string{"-site", ""}, "invalid -site: empty"},
+		{[]string{"-out", ""}, "invalid -out: empty"},
+		{[]string{"-timeout", "0s"}, "invalid -timeout"},
+		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		assert.Equal(t, exitUsage, code, tc.args)
+		assert.Contains(t, stderr.String(), tc.msg, tc.args)
+		assert.True(t, strings.HasPrefix(stderr.String(), "bench: "), "one bench: line")
+		assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line")
+		assert.Empty(t, stdout.String())
+	}
+}
+
+func TestHelpExits0(t *testing.T) {
+	var stderr bytes.Buffer
+	assert.Equal(t, exitOK, run(context.Background(), []string{"-h"}, io.Discard, &stderr))
+	assert.Contains(t, stderr.String(), "-runs")
+	assert.Contains(t, stderr.String(), "-skip-go")
+}
+
+func TestMissingSiteExits1(t *testing.T) {
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"-site", filepath.Join(t.TempDir(), "nope"), "-skip-go"}, io.Discard, &stderr)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, stderr.String(), "run `make site` first")
+}
+
+func TestOpenSite(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	write("index.html", `<html><link rel="manifest" href="/kvleak/manifest.webmanifest"></html>`)
+	_, err := openSite(dir)
+	assert.ErrorContains(t, err, "web/app.wasm", "the wasm is required")
+	write("web/app.wasm", "0123456789")
+	write("web/app.wasm.gz", "01234")
+	write("web/app.wasm.br", "012")
+	s, err := openSite(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "/kvleak", s.prefix)
+	assert.Equal(t, []int64{10, 5, 3}, []int64{s.wasmRaw, s.wasmGz, s.wasmBr})
+}
+
+func TestTallyCountsBodies(t *testing.T) {
+	tl := &tally{}
+	h := tl.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Encoding", "br")
+		w.Write([]byte("hello"))
+		w.Write([]byte(" world"))
+	}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, p := range []string{"/web/app.wasm", "/missing"} {
+		res, err := http.Get(srv.URL + p)
+		require.NoError(t, err)
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	got := tl.take()
+	require.Len(t, got, 2)
+	assert.Equal(t, served{Path: "/web/app.wasm", Status: 200, Encoding: "br", Bytes: 11}, got[0])
+	assert.Equal(t, 404, got[1].Status)
+	assert.Empty(t, tl.take(), "take empties the log")
+	assert.Equal(t, 1.0, wasmDownloads(got))
+}
+
+func TestStripLeadingComments(t *testing.T) {
+	assert.Equal(t, "async (n) => n", stripLeadingComments("// doc\n//  more\n\nasync (n) => n"))
+	for name, src := range map[string]string{"hook": hookJS, "ready": readyJS, "act": actJS, "memory": memoryJS, "swcached": swCachedJS} {
+		body := strings.TrimSpace(stripLeadingComments(src))
+		assert.NotEmpty(t, body, name)
+		assert.False(t, strings.HasPrefix(body, "//"), name)
+	}
+}
+
+func TestDemoProfilePath(t *testing.T) {
+	assert.Equal(t, "build/p-demo.cpuprofile", demoProfilePath("build/p.cpuprofile"))
+	assert.Equal(t, "prof-demo", demoProfilePath("prof"))
+}
+
+func TestTimingStats(t *testing.T) {
+	ts := make([]timing, 250)
+	for i := range ts {
+		ts[i] = timing{Painted: float64(i)}
+	}
+	assert.Equal(t, []float64{49.5, 149.5, 224.5}, blockMedians(ts, 100))
+	assert.Equal(t, 9.5, orEmpty(firstN(ts, 20)))
+	assert.Equal(t, 239.5, orEmpty(lastN(ts, 20)))
+	assert.True(t, math.IsNaN(orEmpty(nil)))
+	assert.Equal(t, []float64{}, blockMedians(nil, 100))
+}
+
+func TestBudgetsCoverTheIssue(t *testing.T) {
+	keys := map[string]bool{}
+	for _, s := range sections(1000) {
+		for _, m := range s.metrics {
+			assert.False(t, keys[m.key], "duplicate metric key %s", m.key)
+			keys[m.key] = true
+		}
+	}
+	for _, b := range budgetsFor(1000) {
+		assert.True(t, keys[b.Key], "budget %s has a metric", b.Key)
+	}
+	assert.Len(t, budgets, 6)
+	assert.Contains(t, budgetsFor(250)[5].Label, "250 requests")
+	assert.Equal(t, 8_175_360, poolBytes)
+}

@@ -1,0 +1,63 @@
+// Times n repetitions of one interaction, measured inside the page so that
+// no DevTools round trip is counted. For each: t0 just before the action;
+// `handler` when the action returns (go-app's Go handler has run: a JS
+// event listener resumes Go, which runs until every goroutine waits);
+// `dom` at the first mutation under #playground (go-app renders on its
+// next frame tick, in one task, so this is the whole update); `frame` at
+// the animation frame after it; `painted` at a task posted from that frame,
+// which runs after the frame's style, layout and paint.
+//
+// kind "send" clicks #send; kind "preset:<slug>" picks a preset in #preset.
+// settleFrames animation frames pass before each repetition.
+async (kind, n, settleFrames, timeoutMs) => {
+  const raf = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+  const afterFrame = () =>
+    new Promise((r) => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => r(performance.now());
+      ch.port2.postMessage(0);
+    });
+  const root = document.getElementById("playground");
+  if (!root) throw new Error("no #playground");
+  let act;
+  if (kind === "send") {
+    const send = document.getElementById("send");
+    if (!send) throw new Error("no #send button");
+    act = () => send.click();
+  } else if (kind.startsWith("preset:")) {
+    const sel = document.getElementById("preset");
+    if (!sel) throw new Error("no #preset select");
+    const slug = kind.slice("preset:".length);
+    act = () => {
+      sel.value = slug;
+      sel.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+  } else {
+    throw new Error("unknown action " + kind);
+  }
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < settleFrames; f++) await raf();
+    const r = await new Promise((resolve, reject) => {
+      let t0 = 0, handler = 0;
+      const timer = setTimeout(() => {
+        mo.disconnect();
+        reject(new Error(kind + " #" + (i + 1) + ": no DOM update within " + timeoutMs + " ms"));
+      }, timeoutMs);
+      const mo = new MutationObserver(async () => {
+        const dom = performance.now();
+        mo.disconnect();
+        clearTimeout(timer);
+        const frame = await raf();
+        const painted = await afterFrame();
+        resolve({ handler: handler - t0, dom: dom - t0, frame: frame - t0, painted: painted - t0 });
+      });
+      mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+      t0 = performance.now();
+      act();
+      handler = performance.now();
+    });
+    out.push(r);
+  }
+  return out;
+}

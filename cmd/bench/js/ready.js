@@ -1,0 +1,25 @@
+// Waits (at most timeoutMs) until hook.js saw the app become ready, then
+// returns the load timings, all in ms since navigation start.
+async (timeoutMs) => {
+  const started = Date.now();
+  const B = window.__bench;
+  if (!B) throw new Error("hook.js did not run in this document");
+  while (B.readyFrame === null) {
+    if (Date.now() - started > timeoutMs) {
+      const label = (document.getElementById("app-wasm-loader-label") || {}).innerText;
+      throw new Error("the app was not ready after " + timeoutMs + " ms; loader says: " + label);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  const nav = performance.getEntriesByType("navigation")[0] || {};
+  return {
+    fcp: fcp ? fcp.startTime : -1,
+    ready: B.ready,
+    readyFrame: B.readyFrame,
+    instStart: B.instStart === null ? -1 : B.instStart,
+    instEnd: B.instEnd === null ? -1 : B.instEnd,
+    domContentLoaded: nav.domContentLoadedEventEnd || -1,
+    load: nav.loadEventEnd || -1,
+  };
+}

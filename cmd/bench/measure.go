@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"kvleak/internal/benchkit"
+)
+
+// glmPreset is the 681,280-page launch scenario of the Send and memory
+// budgets; its last request (900,000 tokens from tenant B) is what Send
+// repeats.
+const (
+	glmPreset  = "glm-launch"
+	glmSummary = "of 681,280" // in the pool's summary once the preset shows
+)
+
+// runResult is everything one cold run measured.
+type runResult struct {
+	chromium string
+
+	Loopback        visit    `json:"loopback"`
+	Served          []served `json:"served_loopback"` // by the server, service worker included
+	SWCached        bool     `json:"sw_cached"`
+	Throttled       visit    `json:"throttled"`
+	ServedThrottled []served `json:"served_throttled"`
+
+	SendDemo     []timing `json:"send_demo"`
+	PresetSwitch []timing `json:"preset_switch"`
+	SendGLM      []timing `json:"send_glm"`
+	MemLoop      []timing `json:"mem_loop"`
+
+	MemLoad     memInfo             `json:"mem_load"`  // demo, after load
+	MemGLM      memInfo             `json:"mem_glm"`   // after the preset and the timed sends
+	MemAfter    memInfo             `json:"mem_after"` // after -mem-sends more requests
+	Profile     []benchkit.FuncTime `json:"-"`         // of SendGLM, with -profile
+	ProfileDemo []benchkit.FuncTime `json:"-"`         // of SendDemo, with -profile
+}
+
+// measureRun is one cold run: a first visit on loopback followed by the
+// interactions, then a second fresh browser for the throttled first visit.
+func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *tally, idx int, logf func(string, ...any)) (runResult, error) {
+	var r runResult
+	vlog := func(format string, a ...any) {
+		if cfg.verbose {
+			logf("run %d: "+format, append([]any{idx + 1}, a...)...)
+		}
+	}
+
+	// 1. Loopback, cold profile.
+	b, err := newBrowser(ctx, exe)
+	if err != nil {
+		return r, err
+	}
+	defer b.close()
+	r.chromium = b.version()
+	tl.take()
+	if r.Loopback, err = b.load(ctx, url, false); err != nil {
+		return r, fmt.Errorf("loopback visit: %w", err)
+	}
+	vlog("loopback: FCP %.0f ms, ready %.0f ms", r.Loopback.Times.FCP, r.Loopback.Times.Ready)
+	r.SWCached = b.waitSWCached(ctx, prefix+"/web/app.wasm", 30*time.Second)
+	r.Served = tl.take()
+
+	if r.MemLoad, err = b.memory(ctx); err != nil {
+		return r, fmt.Errorf("memory after load: %w", err)
+	}
+	// 2. Send at the demo scale (the default page).
+	profiling := cfg.profile != "" && idx == 0
+	var prof *cpuProfiler
+	if profiling {
+		if prof, err = startProfiler(ctx, b); err != nil {
+			return r, err
+		}
+	}
+	if r.SendDemo, err = b.act(ctx, "send", cfg.sends, 1); err != nil {
+		return r, fmt.Errorf("sends at the demo scale: %w", err)
+	}
+	if prof != nil {
+		if r.ProfileDemo, err = prof.stop(ctx, demoProfilePath(cfg.profile)); err != nil {
+			return r, err
+		}
+	}
+	vlog("demo sends: median %.1f ms", benchkit.Median(painted(r.SendDemo)))
+	// 3. The 681,280-page preset.
+	if r.PresetSwitch, err = b.act(ctx, "preset:"+glmPreset, 1, 1); err != nil {
+		return r, fmt.Errorf("switching to %s: %w", glmPreset, err)
+	}
+	m, err := b.memory(ctx)
+	if err != nil {
+		return r, err
+	}
+	if !strings.Contains(m.Summary, glmSummary) {
+		return r, fmt.Errorf("after picking %s the pool says %q, not %q", glmPreset, m.Summary, glmSummary)
+	}
+	if profiling {
+		if prof, err = startProfiler(ctx, b); err != nil {
+			return r, err
+		}
+	}
+	if r.SendGLM, err = b.act(ctx, "send", cfg.sends, 1); err != nil {
+		return r, fmt.Errorf("sends at %s: %w", glmPreset, err)
+	}
+	if prof != nil {
+		if r.Profile, err = prof.stop(ctx, cfg.profile); err != nil {
+			return r, err
+		}
+	}
+	vlog("681,280-page sends: median %.1f ms", benchkit.Median(painted(r.SendGLM)))
+	// 4. Memory before and after many requests.
+	if r.MemGLM, err = b.memory(ctx); err != nil {
+		return r, err
+	}
+	if cfg.memSends > 0 {
+		if r.MemLoop, err = b.act(ctx, "send", cfg.memSends, 0); err != nil {
+			return r, fmt.Errorf("%d sends for the memory check: %w", cfg.memSends, err)
+		}
+		if r.MemAfter, err = b.memory(ctx); err != nil {
+			return r, err
+		}
+		vlog("memory: wasm %.1f → %.1f MB, JS heap %.1f → %.1f MB", r.MemGLM.WasmMemory/1e6, r.MemAfter.WasmMemory/1e6, r.MemGLM.JSHeapUsed/1e6, r.MemAfter.JSHeapUsed/1e6)
+	}
+	b.close()
+
+	// 5. Throttled, another cold profile.
+	bt, err := newBrowser(ctx, exe)
+	if err != nil {
+		return r, err
+	}
+	defer bt.close()
+	tl.take()
+	if r.Throttled, err = bt.load(ctx, url, true); err != nil {
+		return r, fmt.Errorf("throttled visit: %w", err)
+	}
+	bt.waitSWCached(ctx, prefix+"/web/app.wasm", 30*time.Second)
+	r.ServedThrottled = tl.take()
+	vlog("throttled: FCP %.0f ms, ready %.0f ms", r.Throttled.Times.FCP, r.Throttled.Times.Ready)
+	return r, nil
+}
+
+func painted(ts []timing) []float64 {
+	out := make([]float64, len(ts))
+	for i, t := range ts {
+		out[i] = t.Painted
+	}
+	return out
+}
+
+// demoProfilePath is where -profile's demo-scale profile goes: next to the
+// 681,280-page one, with "-demo" before the extension.
+func demoProfilePath(p string) string {
+	ext := filepath.Ext(p)
+	return strings.TrimSuffix(p, ext) + "-demo" + ext
+}
