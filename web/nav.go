@@ -30,8 +30,17 @@ func (p *playground) OnNav(ctx app.Context) {
 // so that the URL is always a permalink to what is on screen.
 func (p *playground) sync(ctx app.Context) {
 	u := ctx.Page().URL()
-	u.RawQuery = p.query(p.embed, p.readOnly)
+	u.RawQuery, p.share.tooLong = p.query(p.embed, p.readOnly), !p.linkable()
+	if p.share.tooLong {
+		u.RawQuery = "" // a link that would not open is worse than none
+	}
 	ctx.Page().ReplaceURL(u)
+}
+
+// linkable reports whether the run fits in a permalink that decodeLink
+// accepts; a longer run is shared with Export JSON instead.
+func (p *playground) linkable() bool {
+	return len(p.s.ops) <= maxLinkOps && len(p.query(true, true)) <= maxQueryBytes
 }
 
 // query is the permalink query for the current state.

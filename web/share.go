@@ -15,6 +15,7 @@ type shareState struct {
 	snippet string // the iframe snippet, once asked for
 	msg     string // outcome of the last copy, export or import
 	err     bool
+	tooLong bool // the run is too long for a permalink
 }
 
 func (p *playground) renderShare() app.UI {
@@ -30,6 +31,9 @@ func (p *playground) renderShare() app.UI {
 			app.Label().For("import").Class("button secondary").Text("Import JSON"),
 			app.Input().Type("file").ID("import").Class("visually-hidden").Accept("application/json,.json").OnChange(p.onImport),
 		),
+		app.If(sh.tooLong, func() app.UI {
+			return app.P().ID("link-too-long").Class("notice").Text(tooLongMsg)
+		}),
 		app.If(sh.link != "", func() app.UI {
 			return app.Div().Class("field").Body(
 				app.Label().For("share-url").Text("Link to this run"),
@@ -52,7 +56,15 @@ func (p *playground) renderShare() app.UI {
 	)
 }
 
+// tooLongMsg explains why a long run has no permalink.
+var tooLongMsg = fmt.Sprintf("This run has more than %d requests or %s bytes of state, too much for a link: use Export JSON to share it.",
+	maxLinkOps, "16,384")
+
 func (p *playground) onCopyLink(ctx app.Context, e app.Event) {
+	if !p.linkable() {
+		p.share.link, p.share.msg, p.share.err = "", tooLongMsg, true
+		return
+	}
 	p.share.link = p.linkTo(ctx, false, false)
 	p.share.msg, p.share.err = "Link ready below.", false
 	clip := app.Window().Get("navigator").Get("clipboard")
@@ -63,6 +75,10 @@ func (p *playground) onCopyLink(ctx app.Context, e app.Event) {
 }
 
 func (p *playground) onEmbed(ctx app.Context, e app.Event) {
+	if !p.linkable() {
+		p.share.snippet, p.share.msg, p.share.err = "", tooLongMsg, true
+		return
+	}
 	p.share.snippet = fmt.Sprintf(`<iframe src=%q title="KV-cache leak playground" width="100%%" height="720" style="border:0" loading="lazy"></iframe>`,
 		p.linkTo(ctx, true, false))
 	p.share.msg, p.share.err = "Paste the snippet into your page; it posts its height as {type: \""+heightMessage+"\", height}.", false
