@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"kvleak/internal/headless"
 )
 
 const (
@@ -64,19 +66,7 @@ func newBrowser(t *testing.T) *browser {
 	profile := t.TempDir() // registered first, so removed after the browser exits
 	// Some flags repeat chromedp's defaults: the full set is spelled out so
 	// it reads as one list.
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(viewW, viewH),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("headless", true),
-	)
+	opts := headless.Options(exe, profile, viewW, viewH)
 	// Not t.Context(): it is cancelled before cleanups run, and the failure
 	// screenshot needs the browser alive.
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

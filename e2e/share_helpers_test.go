@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"kvleak/engine"
+
+	"kvleak/internal/headless"
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
@@ -247,20 +249,7 @@ func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chro
 	exe := chromium(t)
 	profile := t.TempDir()
 	prepare(profile)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(viewW, viewH),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("headless", true),
-	)
-	opts = append(opts, extra...)
+	opts := headless.Options(exe, profile, viewW, viewH, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &browser{t: t}
 	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(b.listen), chromedp.WithLogf(t.Logf))

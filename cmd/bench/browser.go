@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"kvleak/internal/headless"
 )
 
 var (
@@ -78,18 +80,7 @@ func newBrowser(ctx context.Context, exe string) (*browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(viewW, viewH),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.DisableGPU,
-		chromedp.Flag("headless", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-quic", true),
+	opts := headless.Options(exe, profile, viewW, viewH,
 		// performance.memory with exact numbers, and a gc() to call.
 		chromedp.Flag("enable-precise-memory-info", true),
 		chromedp.Flag("js-flags", "--expose-gc"),
