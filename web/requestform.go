@@ -89,7 +89,7 @@ func (p *playground) onSend(ctx app.Context, e app.Event) {
 	if p.s.send() == nil {
 		p.playing = false
 		p.sync(ctx)
-		revealResult(ctx)
+		p.revealResult(ctx)
 	}
 }
 
@@ -99,16 +99,16 @@ func (p *playground) onReset(ctx app.Context, e app.Event) {
 	p.sync(ctx)
 }
 
-// revealResult brings the verdict into view if Send left it off screen (on
-// a phone it sits far above the form) and scrolls the log to its newest row.
-func revealResult(ctx app.Context) {
+// revealResult brings the verdict into view on a phone, where it sits far
+// above the form. Only there: scrolling forces a synchronous layout, which
+// on a desktop cost more than the rest of a Send.
+func (p *playground) revealResult(ctx app.Context) {
+	if !p.narrow {
+		return
+	}
 	ctx.Defer(func(app.Context) {
-		doc := app.Window().Get("document")
-		if v := doc.Call("getElementById", "verdict"); v.Truthy() {
+		if v := app.Window().GetElementByID("verdict"); v.Truthy() {
 			v.Call("scrollIntoView", map[string]any{"block": "nearest"})
-		}
-		if l := doc.Call("getElementById", "log"); l.Truthy() {
-			l.Set("scrollTop", l.Get("scrollHeight"))
 		}
 	})
 }
