@@ -37,6 +37,7 @@ func (f *flight) cancelled(at Stage) bool {
 		e.emit(f.r, StageRelease, HalfDecode, f.r.slot, fmt.Sprintf(
 			"Decode defers the release of %s (deferred KV release): prefill still holds bootstrap_room %d and may write into them, so they stay held until it acknowledges.",
 			f.r.slot, f.r.id))
+		f.r.deferStep = len(e.events)
 	case !held:
 		e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
 			"The prefill half keeps bootstrap_room %d open with no decode peer; its bootstrap fails (KVPoll.Failed) and it cleans up alone. No page was reserved.", f.r.id))

@@ -23,7 +23,10 @@ type record struct {
 	slot     Pages  // decode's reservation, in slot order
 	released bool
 	linger   *linger
-	resp     int // index into Engine.responses
+	// deferStep is the log step at which decode deferred the release of
+	// the slot (0: it never did); the slot lingers from then until freed.
+	deferStep int
+	resp      int // index into Engine.responses
 }
 
 // linger is a request whose decode half deferred the release of its pages

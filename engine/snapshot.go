@@ -130,7 +130,7 @@ func (s *Snapshot) Page(id int) (PageInfo, error) {
 	}
 	if p.Holder != noRequest {
 		r := e.reqs[p.Holder-1]
-		p.Lingering = r.resp < len(e.responses) && e.responses[r.resp].State == StateAborted && e.responses[r.resp].Step <= s.step
+		p.Lingering = r.deferStep > 0 && r.deferStep <= s.step
 	}
 	p.Owner, p.State = s.owner(id), s.state(id)
 	return p, nil

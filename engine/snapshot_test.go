@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -75,8 +76,12 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 		info.State = PageFree
 	}
 	if info.Holder != 0 {
-		r := e.Responses()[info.Holder-1]
-		info.Lingering = r.State == StateAborted && r.Step <= step
+		// A slot lingers from the event in which decode defers its release.
+		for _, ev := range e.Events()[:step] {
+			if ev.Request == info.Holder && ev.Stage == StageRelease && strings.HasPrefix(ev.Text, "Decode defers") {
+				info.Lingering = true
+			}
+		}
 	}
 	return info
 }
@@ -252,4 +257,31 @@ func TestSnapshotAtIsACopy(t *testing.T) {
 	after, _ := s.Page(0)
 	assert.Equal(t, before.Writer, after.Writer)
 	assert.Equal(t, before.Holder, after.Holder)
+}
+
+// A deferred slot lingers from the very event that defers its release.
+func TestPageLingersFromTheDeferEvent(t *testing.T) {
+	p, ok := PresetBySlug("abort-one-half")
+	require.True(t, ok)
+	e, err := Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	defer7 := 0
+	for _, ev := range e.Events() {
+		if ev.Stage == StageRelease && ev.Request == 1 {
+			defer7 = ev.Step
+			break
+		}
+	}
+	require.NotZero(t, defer7)
+	for step, want := range map[int]bool{defer7 - 1: false, defer7: true, len(e.Events()): true} {
+		snap, err := e.SnapshotAt(step)
+		require.NoError(t, err)
+		page, err := snap.Page(0)
+		require.NoError(t, err)
+		assert.Equal(t, want, page.Lingering, "step %d", step)
+	}
+	require.NoError(t, e.Settle(1, OutcomeTimeout))
+	page, err := e.Snapshot().Page(0)
+	require.NoError(t, err)
+	assert.False(t, page.Lingering, "freed after the timeout")
 }
