@@ -115,17 +115,25 @@ func (p *playground) onImport(ctx app.Context, e app.Event) {
 		input.Set("value", "")
 		return
 	}
-	var done app.Func
+	var done, failed app.Func
+	release := func() { done.Release(); failed.Release() }
 	done = app.FuncOf(func(this app.Value, args []app.Value) any {
 		text := args[0].String()
 		ctx.Dispatch(func(ctx app.Context) {
 			p.importRun([]byte(text))
 			p.sync(ctx)
 		})
-		done.Release()
+		release()
 		return nil
 	})
-	file.Call("text").Call("then", done)
+	failed = app.FuncOf(func(this app.Value, args []app.Value) any {
+		ctx.Dispatch(func(ctx app.Context) {
+			p.share.msg, p.share.err = "Nothing was loaded: the file could not be read.", true
+		})
+		release()
+		return nil
+	})
+	file.Call("text").Call("then", done, failed)
 	input.Set("value", "")
 }
 

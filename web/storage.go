@@ -15,9 +15,16 @@ func GuardStorage() {
 		if !storageBlocked(name) {
 			continue
 		}
-		desc := map[string]any{"value": newMemStorage().js(), "configurable": true}
-		app.Window().Get("Object").Call("defineProperty", app.Window(), name, desc)
+		replaceStorage(name)
 	}
+}
+
+// replaceStorage defines window[name] as an in-memory store. A browser that
+// refuses the redefinition leaves things as they were rather than panicking.
+func replaceStorage(name string) {
+	defer func() { _ = recover() }()
+	desc := map[string]any{"value": newMemStorage().js(), "configurable": true}
+	app.Window().Get("Object").Call("defineProperty", app.Window(), name, desc)
 }
 
 // storageBlocked reports whether reading window[name] throws. It goes
