@@ -11,7 +11,7 @@ import (
 // renderCompare runs the same requests through both doors and shows them
 // next to each other, with the difference in words.
 func (p *playground) renderCompare() app.UI {
-	c, err := p.views.compareFor(p.s)
+	c, grids, err := p.views.compareFor(p.s)
 	if err != nil {
 		return app.P().Class("field-error").Text(err.Error())
 	}
@@ -19,24 +19,21 @@ func (p *playground) renderCompare() app.UI {
 		app.H2().ID("compare-h").Text("Side by side: the same requests, both doors"),
 		app.P().ID("difference").Class("difference").Text(c.Difference),
 		app.Div().Class("sides").Body(
-			p.side("vulnerable door (pre-patch)", c.Vulnerable),
-			p.side("fixed door (SGLang #38704)", c.Fixed),
+			side("vulnerable door (pre-patch)", c.Vulnerable, grids[0]),
+			side("fixed door (SGLang #38704)", c.Fixed, grids[1]),
 		),
 	)
 }
 
-func (p *playground) side(title string, s engine.Side) app.UI {
+func side(title string, s engine.Side, g gridView) app.UI {
 	status, verdict := "—", "No request yet."
 	if s.Last != nil {
 		status, verdict = strconv.Itoa(s.Last.Status), s.Last.Verdict()
 	}
-	g, err := buildGridN(s.Snapshot, p.s.tenants, 0, s.Snapshot.Pages()-1, nil, maxMiniCells)
-	var cells []app.UI
-	if err == nil {
-		for _, c := range g.Cells {
-			cells = append(cells, app.Span().Class(cellClass(c)).DataSet("page", c.Page).DataSet("owner", c.Owner).
-				DataSet("state", string(c.State)).Title(c.Label).Text(c.Mark))
-		}
+	cells := make([]app.UI, len(g.Cells))
+	for i, c := range g.Cells {
+		cells[i] = app.Span().Class(cellClass(c)).DataSet("page", c.Page).DataSet("owner", c.Owner).
+			DataSet("state", string(c.State)).Title(c.Label).Text(c.Mark)
 	}
 	return app.Div().Class("side").DataSet("mode", string(s.Mode)).Body(
 		app.H3().Text(title),

@@ -23,9 +23,10 @@ type viewCache struct {
 	logKey  snapKey
 	logHTML string
 
-	cmpKey cmpKey
-	cmp    engine.Comparison
-	cmpErr error
+	cmpKey   cmpKey
+	cmp      engine.Comparison
+	cmpGrids [2]gridView // vulnerable, fixed: each a pass over the pool
+	cmpErr   error
 }
 
 type snapKey struct {
@@ -45,8 +46,9 @@ type htmlKey struct {
 }
 
 type cmpKey struct {
-	eng *engine.Engine
-	ops int
+	eng     *engine.Engine
+	ops     int
+	tenants string
 }
 
 // snapshotFor is the pool at the session's selected step.
@@ -95,12 +97,19 @@ func (c *viewCache) logHTMLFor(s *session) string {
 	return c.logHTML
 }
 
-// compareFor is the side-by-side run of the session's requests.
-func (c *viewCache) compareFor(s *session) (engine.Comparison, error) {
-	k := cmpKey{s.eng, len(s.ops)}
+// compareFor is the side-by-side run of the session's requests, with each
+// side's mini grid.
+func (c *viewCache) compareFor(s *session) (engine.Comparison, [2]gridView, error) {
+	k := cmpKey{s.eng, len(s.ops), strings.Join(s.tenants, "\x00")}
 	if k != c.cmpKey || c.cmpKey.eng == nil {
 		c.cmp, c.cmpErr = engine.Compare(s.cfg, s.ops)
 		c.cmpKey = k
+		for i, side := range []engine.Side{c.cmp.Vulnerable, c.cmp.Fixed} {
+			if c.cmpErr == nil {
+				snap := side.Snapshot
+				c.cmpGrids[i], c.cmpErr = buildGridN(snap, s.tenants, 0, snap.Pages()-1, nil, maxMiniCells)
+			}
+		}
 	}
-	return c.cmp, c.cmpErr
+	return c.cmp, c.cmpGrids, c.cmpErr
 }

@@ -27,10 +27,11 @@ func TestViewCacheRecomputesOnlyOnChange(t *testing.T) {
 	require.NoError(t, s.selectStep(3))
 	assert.Equal(t, 3, c.snapshotFor(s).Step())
 
-	cmp, err := c.compareFor(s)
+	cmp, grids, err := c.compareFor(s)
 	require.NoError(t, err)
-	again, _ := c.compareFor(s)
+	again, gridsAgain, _ := c.compareFor(s)
 	assert.Same(t, cmp.Vulnerable.Snapshot, again.Vulnerable.Snapshot)
+	assert.Same(t, &grids[0].Cells[0], &gridsAgain[0].Cells[0], "mini grids are kept with the comparison")
 	require.NoError(t, s.renameTenant("Zed"))
 	g4, _ := c.gridFor(s, maxGridCells)
 	assert.Equal(t, "Zed", s.tenant)
