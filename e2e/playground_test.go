@@ -301,6 +301,10 @@ func TestPlaygroundInteractions(t *testing.T) {
 		waitFor(b, "#cell-details to change on focus", detailsChanged(prev))
 		assert.Equal(t, want, textOf(b, "#cell-details"), "details of the focused cell")
 		assert.Contains(t, want, "Page 2:", "a single-page cell names its page: %q", want)
+		// The pointer still rests on the first cell: the grid redrawn for
+		// the new focus must not hand the details back to it.
+		barrier(b)
+		assert.Equal(t, want, textOf(b, "#cell-details"), "details of the focused cell, once the grid settled")
 	})
 
 	t.Run("keyboard reaches and activates Send", func(t *testing.T) {

@@ -15,7 +15,7 @@ func (p *playground) renderGrid(g gridView) app.UI {
 		legend(),
 		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
 		app.Div().Class("grid-wrap").
-			OnClick(p.onCellClick).OnKeyDown(p.onCellKey).On("focusin", p.onCellFocus).OnMouseOver(p.onCellDetail).
+			OnClick(p.onCellClick).OnKeyDown(p.onCellKey).On("focusin", p.onCellFocus).OnMouseOver(p.onCellDetail).OnMouseLeave(p.onGridLeave).
 			Body(app.Raw(p.views.gridHTMLFor(g, p.focus))),
 		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(p.detail, "Point at, tap or focus a cell for its details.")),
 	)
@@ -67,17 +67,30 @@ func (p *playground) onCellClick(ctx app.Context, e app.Event) {
 	}
 }
 
-// onCellDetail shows the hovered or focused cell's description.
+// onCellDetail shows the hovered cell's description. Chromium re-fires
+// mouseover when a redraw replaces the cell under a resting pointer; that
+// is not the reader pointing anew, so a cell already described as it is
+// now (same page, same label) leaves the details to the focused cell.
 func (p *playground) onCellDetail(ctx app.Context, e app.Event) {
 	c, ok := eventCell(e)
 	if !ok {
+		p.hovered = ""
 		ctx.PreventUpdate()
 		return
 	}
-	if d := c.Call("getAttribute", "aria-label").String(); d != p.detail {
-		p.detail = d
+	d := c.Call("getAttribute", "aria-label").String()
+	key := c.Get("dataset").Get("page").String() + "\n" + d
+	if key == p.hovered || d == p.detail {
+		p.hovered = key
+		ctx.PreventUpdate()
 		return
 	}
+	p.hovered, p.detail = key, d
+}
+
+// onGridLeave forgets the hovered cell: pointing at it again describes it.
+func (p *playground) onGridLeave(ctx app.Context, e app.Event) {
+	p.hovered = ""
 	ctx.PreventUpdate()
 }
 

@@ -15,6 +15,7 @@ type playground struct {
 	s        *session
 	ready    bool
 	detail   string // description of the focused or hovered grid cell
+	hovered  string // the cell under the pointer as last described (page and label)
 	focus    int    // the grid cell in the tab order
 	narrow   bool   // a phone-sized viewport: a smaller grid
 	banner   string // why a link or file was refused
