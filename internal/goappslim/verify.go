@@ -1,0 +1,33 @@
+package goappslim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// originals are the SHA-256 sums of the v10.1.11 files the slim copy
+// changes or leaves out: the edits are only known to be right for these.
+var originals = map[string]string{
+	"pkg/app/http.go":     "0601189a9f611378e9b24ab4bdf42780a03cbf95c1bbebd4171b523ddbe9a32d",
+	"pkg/app/resource.go": "6b52ab4ec2f4171d403384bffe159e9ec22699933e768ef5868f2851a1b84baa",
+	"pkg/app/wasm.go":     "10117b07fb7147cdfcd97d1e07cd010da30914e2a622b73d0242b5d9019796f8",
+}
+
+// verifyOriginals refuses a source whose patched files are not those sums.
+func verifyOriginals(src string) error {
+	for _, rel := range slices.Sorted(maps.Keys(originals)) {
+		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("%s is not go-app %s: %v", src, Version, err)
+		}
+		if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != originals[rel] {
+			return fmt.Errorf("%s in %s differs from go-app %s's: check internal/goappslim's edits against it", rel, src, Version)
+		}
+	}
+	return nil
+}
