@@ -1,6 +1,7 @@
 package web
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,17 +112,26 @@ func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	assert.Contains(t, out, "&lt;/button&gt;&lt;script&gt;")
 }
 
-func TestLogHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
+func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
 	s := newSession()
+	s.reset()
 	s.tenant = "B"
 	require.NoError(t, s.renameTenant(`<i>x</i>`))
 	s.text[fieldTokens], s.text[fieldSecret] = "3", "y"
 	require.NoError(t, s.send())
-	out := logHTML(s.eng.Events(), 2)
-	assert.Equal(t, len(s.eng.Events()), strings.Count(out, `<li `))
+	evs := s.eng.Events()
+	out := logBlockHTML(evs, 2)
+	assert.True(t, strings.HasPrefix(out, `<ol class="log-block" start="1" aria-label="Events 1–`+strconv.Itoa(len(evs))+`">`), out)
+	assert.Equal(t, len(evs), strings.Count(out, `<li `))
 	assert.NotContains(t, out, "<i>")
 	assert.Contains(t, out, "&lt;i&gt;x&lt;/i&gt;")
 	assert.Contains(t, out, `data-step="2" aria-pressed="true"`)
 	assert.Equal(t, 1, strings.Count(out, `aria-pressed="true"`))
+	assert.Equal(t, 1, strings.Count(out, ` selected"`))
 	assert.Contains(t, out, `data-stage="decode.prealloc"`)
+
+	later := logBlockHTML(evs[3:5], 0)
+	assert.True(t, strings.HasPrefix(later, `<ol class="log-block" start="4" aria-label="Events 4–5">`), later)
+	assert.NotContains(t, later, `aria-pressed="true"`)
+	assert.Equal(t, `<ol class="log-block"></ol>`, logBlockHTML(nil, 0))
 }

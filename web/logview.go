@@ -7,14 +7,18 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// maxLogRows bounds the rendered log; older events stay in the engine.
-const maxLogRows = 300
+// The rendered log is bounded; older events stay in the engine.
+const (
+	maxLogRows = 300 // at most this many rows are listed
+	logBlock   = 100 // events per block of the list (logBlockHTML)
+)
 
 // renderLog lists the engine's events; selecting one shows the pool after
 // it and outlines the pages it touched.
 func (p *playground) renderLog() app.UI {
 	evs := p.s.eng.Events()
-	from := max(0, len(evs)-maxLogRows)
+	from := logWindowStart(len(evs))
+	blocks := p.views.logBlocksFor(p.s)
 	return app.Section().Class("panel").Aria("labelledby", "log-h").Body(
 		app.H2().ID("log-h").Text("Event log"),
 		app.P().Class("hint").Body(
@@ -26,7 +30,11 @@ func (p *playground) renderLog() app.UI {
 				return app.Text(fmt.Sprintf("(the first %d are not listed)", from))
 			}),
 		),
-		app.Div().Class("log-wrap").OnClick(p.onLogClick).Body(app.Raw(p.views.logHTMLFor(p.s))),
+		app.Div().Class("log-wrap").OnClick(p.onLogClick).Body(
+			app.Div().ID("log").Class("log").Body(
+				app.Range(blocks).Slice(func(i int) app.UI { return app.Raw(blocks[i]) }),
+			),
+		),
 	)
 }
 
@@ -34,7 +42,7 @@ func reqLabel(id int, tenant string) string {
 	if id == 0 {
 		return ""
 	}
-	return fmt.Sprintf("r%d · %s", id, tenant)
+	return "r" + strconv.Itoa(id) + " · " + tenant
 }
 
 // onStep shows the pool after the row's step (0: the latest).

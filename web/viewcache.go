@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"strings"
 
 	"kvleak/engine"
@@ -20,8 +21,7 @@ type viewCache struct {
 	htmlKey  htmlKey
 	gridHTML string
 
-	logKey  snapKey
-	logHTML string
+	log logBlocks
 
 	cmpKey   cmpKey
 	cmp      engine.Comparison
@@ -87,14 +87,43 @@ func (c *viewCache) gridHTMLFor(g gridView, focus int) string {
 	return c.gridHTML
 }
 
-// logHTMLFor is the log's last maxLogRows events as HTML, kept until the
-// log or the selected step changes.
-func (c *viewCache) logHTMLFor(s *session) string {
+// logBlocks is the listed window of the log as HTML blocks (logBlockHTML),
+// kept from render to render: a Send rebuilds only the newest block, and a
+// new selection the one or two blocks it moves between.
+type logBlocks struct {
+	eng    *engine.Engine
+	blocks []logBlockView
+}
+
+type logBlockView struct {
+	first, n int // its events: evs[first : first+n]
+	selected int // the selected step if in the block, else 0
+	html     string
+}
+
+// logBlocksFor is the HTML of the listed events (see logWindowStart).
+func (c *viewCache) logBlocksFor(s *session) []string {
 	evs := s.eng.Events()
-	if k := (snapKey{s.eng, len(evs), s.step}); k != c.logKey || c.logHTML == "" {
-		c.logHTML, c.logKey = logHTML(evs[max(0, len(evs)-maxLogRows):], s.step), k
+	if c.log.eng != s.eng {
+		c.log = logBlocks{eng: s.eng}
 	}
-	return c.logHTML
+	kept := c.log.blocks
+	c.log.blocks = c.log.blocks[:0:0]
+	out := []string{}
+	for first := logWindowStart(len(evs)); first < len(evs); first += logBlock {
+		v := logBlockView{first: first, n: min(logBlock, len(evs)-first)}
+		if s.step > first && s.step <= first+v.n {
+			v.selected = s.step
+		}
+		if i := slices.IndexFunc(kept, func(k logBlockView) bool { return k.first == first && k.n == v.n && k.selected == v.selected }); i >= 0 {
+			v.html = kept[i].html
+		} else {
+			v.html = logBlockHTML(evs[first:first+v.n], v.selected)
+		}
+		c.log.blocks = append(c.log.blocks, v)
+		out = append(out, v.html)
+	}
+	return out
 }
 
 // compareFor is the side-by-side run of the session's requests, with each
