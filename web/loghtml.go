@@ -15,25 +15,30 @@ import (
 // and re-parsed on every Send. Every value is HTML-escaped (tenant names are
 // text). Clicks are handled on the wrapper (onLogClick).
 func logBlockHTML(evs []engine.Event, selected int) string {
+	rows := make([]string, len(evs))
+	for i, ev := range evs {
+		rows[i] = logRowHTML(ev, ev.Step == selected)
+	}
+	return joinLogBlock(evs, rows)
+}
+
+// joinLogBlock wraps the rows of evs, already rendered, in their <ol>.
+func joinLogBlock(evs []engine.Event, rows []string) string {
 	if len(evs) == 0 {
 		return `<ol class="log-block"></ol>`
 	}
 	first, last := strconv.Itoa(evs[0].Step), strconv.Itoa(evs[len(evs)-1].Step)
-	var b strings.Builder
-	b.Grow(len(evs) * 300)
-	b.WriteString(`<ol class="log-block" start="` + first + `" aria-label="Events ` + first + `–` + last + `">`)
-	for _, ev := range evs {
-		writeLogRow(&b, ev, ev.Step == selected)
-	}
-	b.WriteString(`</ol>`)
-	return b.String()
+	return `<ol class="log-block" start="` + first + `" aria-label="Events ` + first + `–` + last + `">` +
+		strings.Join(rows, "") + `</ol>`
 }
 
-// writeLogRow writes one event as an <li>, piece by piece: concatenating
-// first allocated each row twice, and a block is rebuilt on every Send.
-func writeLogRow(b *strings.Builder, ev engine.Event, selected bool) {
+// logRowHTML renders one event as an <li>, piece by piece (concatenating
+// first allocated each row twice).
+func logRowHTML(ev engine.Event, selected bool) string {
 	step := strconv.Itoa(ev.Step)
 	pressed := "false"
+	var b strings.Builder
+	b.Grow(320 + len(ev.Text))
 	w := b.WriteString
 	w(`<li class="log-row half-`)
 	w(html.EscapeString(string(ev.Half)))
@@ -58,6 +63,7 @@ func writeLogRow(b *strings.Builder, ev engine.Event, selected bool) {
 	w(`</code><span class="log-text">`)
 	w(html.EscapeString(ev.Text))
 	w(`</span></button></li>`)
+	return b.String()
 }
 
 // logWindowStart is the index of the first listed event of n: the newest

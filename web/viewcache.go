@@ -88,10 +88,13 @@ func (c *viewCache) gridHTMLFor(g gridView, focus int) string {
 }
 
 // logBlocks is the listed window of the log as HTML blocks (logBlockHTML),
-// kept from render to render: a Send rebuilds only the newest block, and a
-// new selection the one or two blocks it moves between.
+// kept from render to render: a Send renders only its new rows and joins
+// the newest block again; a new selection, the one or two blocks it moves
+// between. A row is rendered once, unselected; the selected one on demand.
 type logBlocks struct {
 	eng    *engine.Engine
+	from   int      // the event index of rows[0]
+	rows   []string // the listed events' rows, unselected
 	blocks []logBlockView
 }
 
@@ -104,13 +107,21 @@ type logBlockView struct {
 // logBlocksFor is the HTML of the listed events (see logWindowStart).
 func (c *viewCache) logBlocksFor(s *session) []string {
 	evs := s.eng.Events()
-	if c.log.eng != s.eng {
-		c.log = logBlocks{eng: s.eng}
+	start := logWindowStart(len(evs))
+	l := &c.log
+	if l.eng != s.eng || l.from+len(l.rows) > len(evs) {
+		*l = logBlocks{eng: s.eng, from: start}
 	}
-	kept := c.log.blocks
-	c.log.blocks = c.log.blocks[:0:0]
+	if l.from < start { // the window moved: drop the rows it left
+		l.rows, l.from = slices.Clone(l.rows[min(start-l.from, len(l.rows)):]), start
+	}
+	for i := l.from + len(l.rows); i < len(evs); i++ {
+		l.rows = append(l.rows, logRowHTML(evs[i], false))
+	}
+	kept := l.blocks
+	l.blocks = nil
 	out := []string{}
-	for first := logWindowStart(len(evs)); first < len(evs); first += logBlock {
+	for first := start; first < len(evs); first += logBlock {
 		v := logBlockView{first: first, n: min(logBlock, len(evs)-first)}
 		if s.step > first && s.step <= first+v.n {
 			v.selected = s.step
@@ -118,9 +129,14 @@ func (c *viewCache) logBlocksFor(s *session) []string {
 		if i := slices.IndexFunc(kept, func(k logBlockView) bool { return k.first == first && k.n == v.n && k.selected == v.selected }); i >= 0 {
 			v.html = kept[i].html
 		} else {
-			v.html = logBlockHTML(evs[first:first+v.n], v.selected)
+			rows := l.rows[first-l.from : first-l.from+v.n]
+			if v.selected > 0 {
+				rows = slices.Clone(rows)
+				rows[v.selected-1-first] = logRowHTML(evs[v.selected-1], true)
+			}
+			v.html = joinLogBlock(evs[first:first+v.n], rows)
 		}
-		c.log.blocks = append(c.log.blocks, v)
+		l.blocks = append(l.blocks, v)
 		out = append(out, v.html)
 	}
 	return out
