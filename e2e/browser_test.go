@@ -245,6 +245,18 @@ func (b *browser) screenshot(path string, width int) error {
 		if err != nil {
 			return nil, err
 		}
+		// A viewport as tall as the page: content-visibility: auto (the
+		// log's rows) skips painting what is outside the viewport.
+		if s := m.CSSContentSize; s != nil && s.Height > viewH {
+			if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+				Width: int64(width), Height: int64(s.Height), DeviceScaleFactor: 1,
+			}); err != nil {
+				return nil, err
+			}
+			if m, err = cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{}); err != nil {
+				return nil, err
+			}
+		}
 		// Clip to the whole content: CaptureBeyondViewport alone still
 		// captures only the viewport.
 		clip := &page.Viewport{Width: float64(width), Height: viewH, Scale: 1}
