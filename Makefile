@@ -1,10 +1,12 @@
 # Build, serve and test the playground. CI runs `make test` (see .ci/run).
 #   make site SITE_PREFIX=/kvleak   site for hosting under a sub-path
+#   make site SITE_DOMAIN=you.github.io  link previews (og:url, og:image)
 #   make serve ADDR=127.0.0.1:9000  build and serve it locally
 #   make site BROTLI_Q=5            faster site builds while iterating
 #                                   (brotli quality of app.wasm.br)
 
 SITE_PREFIX ?=
+SITE_DOMAIN ?=
 ADDR        ?= 127.0.0.1:8080
 GO          ?= go
 BROTLI_Q    ?= 10
@@ -33,8 +35,8 @@ build/app.wasm: $(WASM_SRC) build/wasm.mod
 	GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath -ldflags="-s -w" -o $@ ./wasm
 
 # Holds the flags of the last site build; rewritten only when they change,
-# so a new SITE_PREFIX or BROTLI_Q rebuilds the site and the same ones don't.
-SITE_FLAGS := -prefix '$(SITE_PREFIX)' -br-large-q $(BROTLI_Q)
+# so a new SITE_PREFIX, SITE_DOMAIN or BROTLI_Q rebuilds the site and the same ones don't.
+SITE_FLAGS := -prefix '$(SITE_PREFIX)' -domain '$(SITE_DOMAIN)' -br-large-q $(BROTLI_Q)
 build/site-flags: FORCE
 	@mkdir -p build
 	@echo "$(SITE_FLAGS)" | cmp -s - $@ || echo "$(SITE_FLAGS)" > $@

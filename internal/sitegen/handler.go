@@ -24,8 +24,14 @@ var meta = struct{ name, short, title, desc, bg, theme, loading string }{
 
 // handler describes the site to go-app. All icons are local: an empty Icon
 // field makes go-app link one from the internet, which breaks offline use.
-func handler(prefix, version string, wasmSize int) *app.Handler {
+func handler(prefix, domain, version string, wasmSize int) *app.Handler {
+	image := ""
+	if domain != "" {
+		image = socialImage
+	}
 	return &app.Handler{
+		Domain:      domain,
+		Image:       image,
 		Name:        meta.name,
 		ShortName:   meta.short,
 		Title:       meta.title,

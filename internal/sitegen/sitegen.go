@@ -21,6 +21,7 @@ import (
 // under ("/kvleak" for GitHub-Pages-style hosting, "" for the root).
 type Config struct {
 	Out, Wasm, Static, Prefix string
+	Domain                    string // host the site is served from, for link previews; "" = unknown
 	Compress                  precompress.Options
 }
 
@@ -33,6 +34,9 @@ func Generate(c Config) error {
 		return err
 	}
 	c.Prefix = prefix
+	if c.Domain, err = NormalizeDomain(c.Domain); err != nil {
+		return err
+	}
 	wasm, err := os.ReadFile(c.Wasm)
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("wasm %s not found: build it first with `make wasm`", c.Wasm)
@@ -45,7 +49,7 @@ func Generate(c Config) error {
 	if err := checkReplaceable(c.Out); err != nil {
 		return err
 	}
-	version, err := Version(wasm, c.Static, c.Prefix)
+	version, err := Version(wasm, c.Static, c.Prefix, c.Domain)
 	if err != nil {
 		return fmt.Errorf("hashing site: %w", err)
 	}
@@ -72,8 +76,13 @@ func Generate(c Config) error {
 func build(dir string, c Config, wasm []byte, version string) error {
 	// Routes are global in go-app; the generator prerenders each one.
 	web.Routes()
-	if err := app.GenerateStaticWebsite(dir, handler(c.Prefix, version, len(wasm))); err != nil {
+	if err := app.GenerateStaticWebsite(dir, handler(c.Prefix, c.Domain, version, len(wasm))); err != nil {
 		return fmt.Errorf("go-app: %w", err)
+	}
+	if c.Domain == "" {
+		if err := dropUnknownOrigin(dir); err != nil {
+			return err
+		}
 	}
 	if err := scopeManifest(dir, c.Prefix); err != nil {
 		return fmt.Errorf("manifest: %w", err)

@@ -48,24 +48,28 @@ func read(t *testing.T, path string) string {
 
 func TestVersion(t *testing.T) {
 	_, static := fixture(t)
-	v1, err := Version(fakeWasm, static, "")
+	v1, err := Version(fakeWasm, static, "", "")
 	require.NoError(t, err)
 	assert.Regexp(t, `^[0-9a-f]{16}$`, v1)
 
-	again, err := Version(fakeWasm, static, "")
+	again, err := Version(fakeWasm, static, "", "")
 	require.NoError(t, err)
 	assert.Equal(t, v1, again, "same inputs, same version")
 
-	changed, err := Version(append([]byte{}, append(fakeWasm, 0)...), static, "")
+	changed, err := Version(append([]byte{}, append(fakeWasm, 0)...), static, "", "")
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, changed, "wasm changed")
 
-	prefixed, err := Version(fakeWasm, static, "/kvleak")
+	prefixed, err := Version(fakeWasm, static, "/kvleak", "")
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, prefixed, "prefix changed")
 
+	domain, err := Version(fakeWasm, static, "", "kvleak.example.org")
+	require.NoError(t, err)
+	assert.NotEqual(t, v1, domain, "domain changed")
+
 	require.NoError(t, os.WriteFile(filepath.Join(static, "app.css"), []byte("a{}"), 0o644))
-	css, err := Version(fakeWasm, static, "")
+	css, err := Version(fakeWasm, static, "", "")
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, css, "static file changed")
 }
@@ -92,7 +96,7 @@ func TestGenerate(t *testing.T) {
 	assert.NotContains(t, index, "githubusercontent", "no icon from the internet")
 
 	appJS := read(t, filepath.Join(out, "app.js"))
-	version, err := Version(fakeWasm, static, "")
+	version, err := Version(fakeWasm, static, "", "")
 	require.NoError(t, err)
 	assert.Contains(t, appJS, `"GOAPP_VERSION":"`+version+`"`)
 	assert.Contains(t, appJS, `goappWasmContentLength = "`+strconv.Itoa(len(fakeWasm))+`"`)

@@ -11,15 +11,17 @@ import (
 )
 
 // Version is a content hash of everything that ends up in the site: the
-// wasm, every static file (path and bytes), the prefix and the page
-// metadata. go-app treats a new version as an update, so a rebuild with no
+// wasm, every static file (path and bytes), the prefix, the domain and the
+// page metadata. go-app treats a new version as an update, so a rebuild with no
 // change must give the same one (a timestamp would nag users needlessly).
-func Version(wasm []byte, staticDir, prefix string) (string, error) {
+func Version(wasm []byte, staticDir, prefix, domain string) (string, error) {
 	h := sha256.New()
 	field(h, []byte("wasm"))
 	field(h, wasm)
 	field(h, []byte("prefix"))
 	field(h, []byte(prefix))
+	field(h, []byte("domain"))
+	field(h, []byte(domain))
 	for _, s := range []string{meta.name, meta.short, meta.title, meta.desc, meta.bg, meta.theme, meta.loading} {
 		field(h, []byte(s))
 	}
