@@ -65,7 +65,7 @@ loadtest:
 	$(GO) test -run XXX -bench Load -count 5 ./internal/server/
 
 # Performance budgets in headless Chromium: medians of 5 cold runs, a table on
-# stdout, build/bench.json. About 10 min on an idle 2-core machine.
+# stdout, build/bench.json. About 5 min on a 2-core machine.
 BENCH_FLAGS ?=
 bench: site
 	$(GO) run ./cmd/bench -site build/site -out build/bench.json $(BENCH_FLAGS)
