@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 func TestLogWindowStartMovesInBlocks(t *testing.T) {
@@ -35,6 +37,15 @@ func sendN(t *testing.T, s *session, n int) {
 	for range n {
 		require.NoError(t, s.send())
 	}
+}
+
+// logBlockHTML is a block rendered from scratch: what the cache must give.
+func logBlockHTML(evs []engine.Event, selected int) string {
+	rows := make([]string, len(evs))
+	for i, ev := range evs {
+		rows[i] = logRowHTML(ev, ev.Step == selected)
+	}
+	return joinLogBlock(evs, rows)
 }
 
 // freshBlocks is what logBlocksFor must equal: every listed block built anew.

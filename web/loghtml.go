@@ -8,21 +8,13 @@ import (
 	"kvleak/engine"
 )
 
-// logBlockHTML renders a block of consecutive events as one <ol>. The log
-// is a few such blocks of logBlock events, each one raw element: a Send
-// re-renders only the newest block (go-app compares a raw element's string
-// and leaves an unchanged one alone), where one list of 300 rows was rebuilt
-// and re-parsed on every Send. Every value is HTML-escaped (tenant names are
-// text). Clicks are handled on the wrapper (onLogClick).
-func logBlockHTML(evs []engine.Event, selected int) string {
-	rows := make([]string, len(evs))
-	for i, ev := range evs {
-		rows[i] = logRowHTML(ev, ev.Step == selected)
-	}
-	return joinLogBlock(evs, rows)
-}
-
-// joinLogBlock wraps the rows of evs, already rendered, in their <ol>.
+// joinLogBlock wraps the rows of evs, already rendered (logRowHTML), in
+// their <ol>. The log is a few such blocks of logBlock events, each one raw
+// element: a Send re-renders only the newest block (go-app compares a raw
+// element's string and leaves an unchanged one alone), where one list of
+// 300 rows was rebuilt and re-parsed on every Send (see viewCache.
+// logBlocksFor). Every value is HTML-escaped (tenant names are text). Clicks
+// are handled on the wrapper (onLogClick).
 func joinLogBlock(evs []engine.Event, rows []string) string {
 	if len(evs) == 0 {
 		return `<ol class="log-block"></ol>`

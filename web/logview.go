@@ -10,7 +10,7 @@ import (
 // The rendered log is bounded; older events stay in the engine.
 const (
 	maxLogRows = 300 // at most this many rows are listed
-	logBlock   = 100 // events per block of the list (logBlockHTML)
+	logBlock   = 100 // events per block of the list (joinLogBlock)
 )
 
 // renderLog lists the engine's events; selecting one shows the pool after

@@ -87,7 +87,7 @@ func (c *viewCache) gridHTMLFor(g gridView, focus int) string {
 	return c.gridHTML
 }
 
-// logBlocks is the listed window of the log as HTML blocks (logBlockHTML),
+// logBlocks is the listed window of the log as HTML blocks (joinLogBlock),
 // kept from render to render: a Send renders only its new rows and joins
 // the newest block again; a new selection, the one or two blocks it moves
 // between. A row is rendered once, unselected; the selected one on demand.
