@@ -1,7 +1,7 @@
 // Command iconsgen draws the playground's icons (SVG and PNGs) from one
 // design in Go, so no image tool is needed and the PNGs can be regenerated:
 //
-//	go generate ./internal/iconsgen
+//	go generate ./cmd/iconsgen
 //
 // The outputs are committed in static/; a test checks they are up to date.
 package main

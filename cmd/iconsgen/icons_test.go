@@ -16,7 +16,7 @@ import (
 // The committed icons must match the design; PNGs are compared by pixels,
 // not bytes, since zlib output may differ between Go versions.
 func TestCommittedIconsAreUpToDate(t *testing.T) {
-	const hint = "run `go generate ./internal/iconsgen`"
+	const hint = "run `go generate ./cmd/iconsgen`"
 	svg, err := os.ReadFile("../../static/icon.svg")
 	require.NoError(t, err, hint)
 	assert.Equal(t, string(SVG()), string(svg), hint)
