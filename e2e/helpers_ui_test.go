@@ -79,14 +79,15 @@ func setField(b *browser, sel, value string) {
 	}
 }
 
-// setValueOnly sets a field's value without any event, as when the user
-// has typed but not yet left the field.
+// setValueOnly sets a field's value as typing does: an input event, but no
+// change event, since the user has not left the field yet.
 func setValueOnly(b *browser, sel, value string) {
 	b.t.Helper()
 	ok := evalJS[bool](b, fmt.Sprintf(`(() => {
 		const el = document.querySelector(%s);
 		if (!el) return false;
 		el.value = %s;
+		el.dispatchEvent(new Event('input', {bubbles: true}));
 		return true;
 	})()`, jsLit(sel), jsLit(value)))
 	if !ok {

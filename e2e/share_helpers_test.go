@@ -22,8 +22,8 @@ import (
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
-// web/permalink.go documents (v=1), independently of the UI's encoder, so
-// that a change to the schema shows up here as a failing test.
+// web/model/link.go documents (v=1). It re-implements the encoder on
+// purpose, as an independent oracle: a change to the schema fails here.
 func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
 	scrub := "0"
 	if c.ScrubOnFree {

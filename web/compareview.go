@@ -1,51 +1,49 @@
 package web
 
 import (
-	"strconv"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/engine"
+	"kvleak/web/model"
 )
 
-// renderCompare runs the same requests through both doors and shows them
+// compareView runs the same requests through both doors and shows them
 // next to each other, with the difference in words.
-func (p *playground) renderCompare() app.UI {
-	c, grids, err := p.views.compareFor(p.s)
-	if err != nil {
-		return app.P().Class("field-error").Text(err.Error())
+type compareView struct {
+	app.Compo
+
+	IComparison model.CompareView
+	IErr        string
+}
+
+func newCompareView() *compareView { return &compareView{} }
+
+func (c *compareView) Comparison(v model.CompareView) *compareView { c.IComparison = v; return c }
+func (c *compareView) Err(v string) *compareView                   { c.IErr = v; return c }
+
+func (c *compareView) Render() app.UI {
+	countRender("compareView")
+	if c.IErr != "" {
+		return app.P().Class("field-error").Text(c.IErr)
 	}
+	v := c.IComparison
 	return app.Section().ID("compare").Class("panel").Aria("labelledby", "compare-h").Body(
 		app.H2().ID("compare-h").Text("Side by side: the same requests, both doors"),
-		app.P().ID("difference").Class("difference").Text(c.Difference),
-		app.Div().Class("sides").Body(
-			side("vulnerable door (pre-patch)", c.Vulnerable, grids[0]),
-			side("fixed door (SGLang #38704)", c.Fixed, grids[1]),
-		),
+		app.P().ID("difference").Class("difference").Text(v.Difference),
+		app.Div().Class("sides").Body(side(v.Sides[0]), side(v.Sides[1])),
 	)
 }
 
-func side(title string, s engine.Side, g gridView) app.UI {
-	status, verdict := "—", "No request yet."
-	if s.Last != nil {
-		status, verdict = strconv.Itoa(s.Last.Status), s.Last.Verdict()
-	}
-	cells := make([]app.UI, len(g.Cells))
-	for i, c := range g.Cells {
+func side(s model.SideView) app.UI {
+	cells := make([]app.UI, len(s.Grid.Cells))
+	for i, c := range s.Grid.Cells {
 		cells[i] = app.Span().Class(cellClass(c)).DataSet("page", c.Page).DataSet("owner", c.Owner).
 			DataSet("state", string(c.State)).Title(c.Label).Text(c.Mark)
 	}
-	return app.Div().Class("side").DataSet("mode", string(s.Mode)).Body(
-		app.H3().Text(title),
-		app.P().Class("status-line").Body(app.Text("HTTP "), app.Strong().Class("side-status").Text(status)),
-		app.P().Class("side-verdict").Text(verdict),
-		app.P().Class("hint").Text("Over the run: "+engine.Thousands(int64(s.Metrics.LeakedPages))+" leaked pages in "+
-			engine.Thousands(int64(s.Metrics.LeakedResponses))+" responses."),
+	return app.Div().Class("side").DataSet("mode", s.Mode).Body(
+		app.H3().Text(s.Title),
+		app.P().Class("status-line").Body(app.Text("HTTP "), app.Strong().Class("side-status").Text(s.Status)),
+		app.P().Class("side-verdict").Text(s.Verdict),
+		app.P().Class("hint").Text(s.Totals),
 		app.Div().Class("grid grid-mini").Aria("hidden", "true").Body(cells...),
 	)
-}
-
-func (p *playground) onCompare(ctx app.Context, e app.Event) {
-	p.compare = !p.compare
-	p.sync(ctx)
 }

@@ -4,14 +4,16 @@ import (
 	"html"
 	"strconv"
 	"strings"
+
+	"kvleak/web/model"
 )
 
 // gridHTML renders the grid as one element. Up to 512 cells are one
 // innerHTML swap instead of 512 diffed nodes with 2,048 listeners, and it
 // lets every cell carry data-owner="" when it has no owner (go-app drops
 // empty attributes). Every value is HTML-escaped: tenant names and secrets
-// are text, never markup. Events are handled on the wrapper (see gridevents.go).
-func gridHTML(g gridView, focus int) string {
+// are text, never markup. Events are handled on the wrapper (poolevents.go).
+func gridHTML(g model.GridView, focus int) string {
 	var b strings.Builder
 	b.Grow(len(g.Cells) * 320)
 	b.WriteString(`<div id="grid" class="grid" role="group" aria-label="KV pool pages">`)
@@ -44,7 +46,7 @@ func gridHTML(g gridView, focus int) string {
 
 // cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
 // label in name), then the details, and how to zoom into a range.
-func cellName(c cellView) string {
+func cellName(c model.CellView) string {
 	name := c.Label
 	if c.Mark != "·" {
 		name = c.Mark + " — " + name
@@ -53,4 +55,15 @@ func cellName(c cellView) string {
 		name += ". Select to zoom in."
 	}
 	return name
+}
+
+func cellClass(c model.CellView) string {
+	cls := "cell state-" + string(c.State)
+	if c.Tenant >= 0 {
+		cls += " tenant-" + strconv.Itoa(c.Tenant%8)
+	}
+	if c.Touched {
+		cls += " touched"
+	}
+	return cls
 }

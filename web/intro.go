@@ -2,9 +2,14 @@ package web
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-// renderIntro says what happened and ties the article's three questions to
-// what the reader can try here.
-func (p *playground) renderIntro() app.UI {
+// intro says what happened and ties the article's three questions to what
+// the reader can try here. It has no inputs: it renders once.
+type intro struct{ app.Compo }
+
+func newIntro() *intro { return &intro{} }
+
+func (c *intro) Render() app.UI {
+	countRender("intro")
 	return app.Header().Class("intro").Body(
 		app.H1().Text("KV-cache leak playground"),
 		app.P().Text("In August 2026 an over-length request to GLM-5.3 was marked rejected, but the admission queue only checked “finished”: "+

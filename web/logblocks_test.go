@@ -10,32 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/web/model"
 )
 
-func TestLogWindowStartMovesInBlocks(t *testing.T) {
-	for _, c := range []struct{ n, want int }{
-		{0, 0}, {1, 0}, {maxLogRows, 0},
-		{maxLogRows + 1, logBlock}, {maxLogRows + logBlock, logBlock},
-		{maxLogRows + logBlock + 1, 2 * logBlock},
-	} {
-		assert.Equal(t, c.want, logWindowStart(c.n), "n=%d", c.n)
-	}
-	for n := 0; n < 5*maxLogRows; n++ {
-		start := logWindowStart(n)
-		require.LessOrEqual(t, n-start, maxLogRows, "n=%d lists too many", n)
-		require.Zero(t, start%logBlock, "n=%d", n)
-		if n > maxLogRows {
-			require.Greater(t, n-start, maxLogRows-logBlock, "n=%d lists too few", n)
-		}
-	}
-}
-
 // sendN sends n small requests as tenant A.
-func sendN(t *testing.T, s *session, n int) {
+func sendN(t *testing.T, s *model.Session, n int) {
 	t.Helper()
-	s.tenant, s.text[fieldTokens], s.text[fieldSecret] = "A", "3", "x"
+	typeRequest(t, s, "A", "3", "x")
 	for range n {
-		require.NoError(t, s.send())
+		require.NoError(t, s.Send())
 	}
 }
 
@@ -49,11 +32,11 @@ func logBlockHTML(evs []engine.Event, selected int) string {
 }
 
 // freshBlocks is what logBlocksFor must equal: every listed block built anew.
-func freshBlocks(s *session) []string {
-	evs := s.eng.Events()
+func freshBlocks(s *model.Session) []string {
+	evs := s.Engine().Events()
 	out := []string{}
-	for first := logWindowStart(len(evs)); first < len(evs); first += logBlock {
-		out = append(out, logBlockHTML(evs[first:min(first+logBlock, len(evs))], s.step))
+	for first := model.LogWindowStart(len(evs)); first < len(evs); first += model.LogBlock {
+		out = append(out, logBlockHTML(evs[first:min(first+model.LogBlock, len(evs))], s.Step()))
 	}
 	return out
 }
@@ -63,73 +46,81 @@ func freshBlocks(s *session) []string {
 func sameBytes(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 
 func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
-	s := newSession()
-	var c viewCache
-	require.Equal(t, freshBlocks(s), c.logBlocksFor(s), "the demo run on first render")
-	s.reset()
-	assert.Empty(t, c.logBlocksFor(s), "a new run drops the old blocks")
+	s := model.NewSession()
+	var c logBlocks
+	require.Equal(t, freshBlocks(s), c.render(s.Engine().Events(), s.Step()), "the demo run on first render")
+	s.Reset()
+	assert.Empty(t, c.render(s.Engine().Events(), s.Step()), "a new run drops the old blocks")
 
 	sendN(t, s, 12) // 10 events each: past one block
-	before := c.logBlocksFor(s)
+	before := c.render(s.Engine().Events(), s.Step())
 	require.Equal(t, freshBlocks(s), before)
 	require.Len(t, before, 2)
 
 	sendN(t, s, 1)
-	after := c.logBlocksFor(s)
+	after := c.render(s.Engine().Events(), s.Step())
 	require.Equal(t, freshBlocks(s), after)
 	assert.True(t, sameBytes(before[0], after[0]), "a full block is kept across a Send")
 	assert.False(t, sameBytes(before[1], after[1]), "the newest block grows")
 
-	require.NoError(t, s.selectStep(5))
-	sel := c.logBlocksFor(s)
+	require.NoError(t, s.SelectStep(5))
+	sel := c.render(s.Engine().Events(), s.Step())
 	require.Equal(t, freshBlocks(s), sel, "a selection marks its row")
 	assert.True(t, sameBytes(after[1], sel[1]), "a selection elsewhere leaves a block alone")
-	require.NoError(t, s.selectStep(logBlock+5))
-	require.Equal(t, freshBlocks(s), c.logBlocksFor(s), "and moves between blocks")
-	require.NoError(t, s.selectStep(0))
-	latest := c.logBlocksFor(s)
+	require.NoError(t, s.SelectStep(model.LogBlock+5))
+	require.Equal(t, freshBlocks(s), c.render(s.Engine().Events(), s.Step()), "and moves between blocks")
+	require.NoError(t, s.SelectStep(0))
+	latest := c.render(s.Engine().Events(), s.Step())
 	require.Equal(t, freshBlocks(s), latest, "the latest step marks no row")
 	assert.Equal(t, 0, strings.Count(strings.Join(latest, ""), `aria-pressed="true"`))
 
-	sendN(t, s, 40) // past maxLogRows: the window moves
-	blocks := c.logBlocksFor(s)
+	sendN(t, s, 40) // past model.MaxLogRows: the window moves
+	blocks := c.render(s.Engine().Events(), s.Step())
 	require.Equal(t, freshBlocks(s), blocks)
-	evs := s.eng.Events()
-	require.Greater(t, len(evs), maxLogRows)
-	assert.Contains(t, blocks[0], `data-step="`+strconv.Itoa(logWindowStart(len(evs))+1)+`"`)
+	evs := s.Engine().Events()
+	require.Greater(t, len(evs), model.MaxLogRows)
+	assert.Contains(t, blocks[0], `data-step="`+strconv.Itoa(model.LogWindowStart(len(evs))+1)+`"`)
 	assert.Contains(t, blocks[len(blocks)-1], `data-step="`+strconv.Itoa(len(evs))+`"`)
 
-	s.reset()
-	assert.Empty(t, c.logBlocksFor(s))
+	s.Reset()
+	assert.Empty(t, c.render(s.Engine().Events(), s.Step()))
 }
 
 // BenchmarkLogAfterSend is the log's share of a render after a Send of
 // sendEvents events with about 250 listed: its new rows and the newest
 // block ("blocks"), or every listed row, as before the blocks ("whole-list").
 func BenchmarkLogAfterSend(b *testing.B) {
-	s := newSession()
-	s.tenant, s.text[fieldTokens], s.text[fieldSecret] = "A", "3", "x"
-	for len(s.eng.Events()) < 2*maxLogRows-logBlock/2 {
-		if err := s.send(); err != nil {
+	s := model.NewSession()
+	typeRequest(b, s, "A", "3", "x")
+	for len(s.Engine().Events()) < 2*model.MaxLogRows-model.LogBlock/2 {
+		if err := s.Send(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	evs := s.eng.Events()
+	evs := s.Engine().Events()
 	const sendEvents = 10 // one small request's events
 	b.Run("blocks", func(b *testing.B) {
-		var c viewCache
-		c.logBlocksFor(s)
+		var c logBlocks
+		c.render(s.Engine().Events(), s.Step())
 		for b.Loop() {
 			// Forget the newest request, as if it had just been sent.
-			c.log.rows = c.log.rows[:len(c.log.rows)-sendEvents]
-			c.log.blocks[len(c.log.blocks)-1].n -= sendEvents
-			c.logBlocksFor(s)
+			c.rows = c.rows[:len(c.rows)-sendEvents]
+			c.blocks[len(c.blocks)-1].n -= sendEvents
+			c.render(s.Engine().Events(), s.Step())
 		}
 	})
 	b.Run("whole-list", func(b *testing.B) {
-		listed := evs[logWindowStart(len(evs)):]
+		listed := evs[model.LogWindowStart(len(evs)):]
 		for b.Loop() {
 			logBlockHTML(listed, 0)
 		}
 	})
+}
+
+// typeRequest fills the request form as a reader would.
+func typeRequest(t testing.TB, s *model.Session, tenant, tokens, content string) {
+	t.Helper()
+	require.NoError(t, s.SelectTenant(tenant))
+	require.NoError(t, s.SetText(model.PromptTokens, tokens))
+	require.NoError(t, s.SetText(model.Secret, content))
 }

@@ -9,12 +9,10 @@ import (
 )
 
 // joinLogBlock wraps the rows of evs, already rendered (logRowHTML), in
-// their <ol>. The log is a few such blocks of logBlock events, each one raw
-// element: a Send re-renders only the newest block (go-app compares a raw
-// element's string and leaves an unchanged one alone), where one list of
-// 300 rows was rebuilt and re-parsed on every Send (see viewCache.
-// logBlocksFor). Every value is HTML-escaped (tenant names are text). Clicks
-// are handled on the wrapper (onLogClick).
+// their <ol>. The log is a few such blocks of model.LogBlock events, each
+// one raw element: a Send re-renders only the newest block (logBlocks).
+// Every value is HTML-escaped (tenant names are text). Clicks are handled
+// on the wrapper (eventLog.onLogClick).
 func joinLogBlock(evs []engine.Event, rows []string) string {
 	if len(evs) == 0 {
 		return `<ol class="log-block"></ol>`
@@ -56,15 +54,4 @@ func logRowHTML(ev engine.Event, selected bool) string {
 	w(html.EscapeString(ev.Text))
 	w(`</span></button></li>`)
 	return b.String()
-}
-
-// logWindowStart is the index of the first listed event of n: the newest
-// maxLogRows at most, starting on a block boundary. go-app diffs children
-// by position, so a window that slid by one event per event would redraw
-// every block on every Send; this one moves once per logBlock events.
-func logWindowStart(n int) int {
-	if n <= maxLogRows {
-		return 0
-	}
-	return (n - maxLogRows + logBlock - 1) / logBlock * logBlock
 }

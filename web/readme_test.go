@@ -2,20 +2,25 @@ package web
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/web/model"
 )
 
 // The README documents one permalink per preset; keep them true.
 func TestReadmeLinksMatchThePresets(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
-	for _, p := range engine.Presets() {
-		link := "`?" + encodeLink(linkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops}) + "`"
+	presets := engine.Presets()
+	require.NotEmpty(t, presets)
+	for _, p := range presets {
+		link := "| `?" + model.EncodeLink(model.LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops}) + "`"
 		assert.Contains(t, string(readme), link, p.Slug)
 	}
+	assert.Equal(t, len(presets), strings.Count(string(readme), "| `?v="), "one link per preset, and no stale ones")
 }

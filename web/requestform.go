@@ -4,111 +4,117 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/model"
 )
 
-// renderRequestForm picks a tenant and describes the request to send.
-func (p *playground) renderRequestForm() app.UI {
-	s := p.s
-	tenantOpts := make([]app.UI, len(s.tenants))
-	for i, t := range s.tenants {
-		tenantOpts[i] = option(t, "Tenant "+t, t == s.tenant)
-	}
-	endOpts := []app.UI{option(endNever, "runs to the end", s.end == endNever)}
-	for _, st := range engine.CancelStages {
-		v := "cancel:" + string(st)
-		endOpts = append(endOpts, option(v, "client cancels at "+string(st), s.end == v))
-	}
-	endOpts = append(endOpts, option(endFail, "KV transfer fails", s.end == endFail))
+// requestForm picks a tenant and describes the request to send. Its texts
+// are bound as the reader types (OnInput), so Send reads nothing back from
+// the page.
+type requestForm struct {
+	app.Compo
 
+	IForm model.RequestView
+
+	onText      func(ctx app.Context, f model.Field, text string)
+	onNumber    func(ctx app.Context, f model.Field, text string) (shown string)
+	onTenant    func(ctx app.Context, name string)
+	onAddTenant func(ctx app.Context)
+	onRename    func(ctx app.Context)
+	onEnd       func(ctx app.Context, end string)
+	onSend      func(ctx app.Context)
+	onReset     func(ctx app.Context)
+}
+
+func newRequestForm() *requestForm { return &requestForm{} }
+
+func (c *requestForm) Form(v model.RequestView) *requestForm { c.IForm = v; return c }
+
+func (c *requestForm) OnText(fn func(app.Context, model.Field, string)) *requestForm {
+	c.onText = fn
+	return c
+}
+
+// OnNumber checks the prompt length when the field is left (OnText only
+// stores it as typed).
+func (c *requestForm) OnNumber(fn func(app.Context, model.Field, string) string) *requestForm {
+	c.onNumber = fn
+	return c
+}
+
+func (c *requestForm) OnTenant(fn func(app.Context, string)) *requestForm { c.onTenant = fn; return c }
+func (c *requestForm) OnAddTenant(fn func(app.Context)) *requestForm      { c.onAddTenant = fn; return c }
+func (c *requestForm) OnRename(fn func(app.Context)) *requestForm         { c.onRename = fn; return c }
+func (c *requestForm) OnEnd(fn func(app.Context, string)) *requestForm    { c.onEnd = fn; return c }
+func (c *requestForm) OnSend(fn func(app.Context)) *requestForm           { c.onSend = fn; return c }
+func (c *requestForm) OnReset(fn func(app.Context)) *requestForm          { c.onReset = fn; return c }
+
+func (c *requestForm) Render() app.UI {
+	countRender("requestForm")
+	v := c.IForm
+	tenants := make([]app.UI, len(v.Tenants))
+	for i, t := range v.Tenants {
+		tenants[i] = option(t, "Tenant "+t, t == v.Tenant)
+	}
+	ends := model.EndOptions()
+	endOpts := make([]app.UI, len(ends))
+	for i, o := range ends {
+		endOpts[i] = option(o.Value, o.Label, o.Value == v.End)
+	}
 	return app.Section().Class("panel").Aria("labelledby", "request-h").Body(
 		app.H2().ID("request-h").Text("Send a request"),
 		app.Div().Class("field").Body(
-			app.Label().For(fieldTenant).Text("Tenant"),
+			app.Label().For(model.Tenant.ID()).Text(model.Tenant.Label()),
 			app.Div().Class("row").Body(
-				app.Select().ID(fieldTenant).OnChange(p.onTenant).Body(tenantOpts...),
-				app.Button().ID("add-tenant").Type("button").Class("secondary").Text("Add tenant").OnClick(p.onAddTenant),
+				app.Select().ID(model.Tenant.ID()).OnChange(safe(c.onTenantChange)).Body(tenants...),
+				app.Button().ID("add-tenant").Type("button").Class("secondary").Text("Add tenant").
+					OnClick(safe(func(ctx app.Context, e app.Event) { c.onAddTenant(ctx) })),
 			),
-			p.fieldError(fieldTenant),
+			fieldError(model.Tenant, v.Errs[model.Tenant]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(fieldRename).Text("Rename the selected tenant"),
+			app.Label().For(model.TenantName.ID()).Text(model.TenantName.Label()),
 			app.Div().Class("row").Body(
-				app.Input().Type("text").ID(fieldRename).Attr("maxlength", engine.MaxTenantLen).Attr("autocomplete", "off").Placeholder("new name"),
-				app.Button().ID("rename").Type("button").Class("secondary").Text("Rename").OnClick(p.onRename),
+				c.textInput(model.TenantName, v.Rename).Attr("maxlength", engine.MaxTenantLen).Placeholder("new name"),
+				app.Button().ID("rename").Type("button").Class("secondary").Text("Rename").
+					OnClick(safe(func(ctx app.Context, e app.Event) { c.onRename(ctx) })),
 			),
-			p.fieldError(fieldRename),
+			fieldError(model.TenantName, v.Errs[model.TenantName]),
 		),
-		p.numberField(fieldTokens, "Prompt length (tokens)", "Longer than the pool takes the placeholder path"),
+		numberField(model.PromptTokens, v.Prompt, model.PromptTokens.Hint(), v.Errs[model.PromptTokens], safe(c.onPromptChange), safe(c.onInput)),
 		app.Div().Class("field").Body(
-			app.Label().For(fieldSecret).Text("Content (what each KV page it writes holds)"),
-			app.Input().Type("text").ID(fieldSecret).Attr("autocomplete", "off").Attr("maxlength", engine.MaxContentLen).
-				Value(s.text[fieldSecret]).OnChange(p.onSecret),
-			p.fieldError(fieldSecret),
+			app.Label().For(model.Secret.ID()).Text(model.Secret.Label()),
+			c.textInput(model.Secret, v.Secret).Attr("maxlength", engine.MaxContentLen),
+			fieldError(model.Secret, v.Errs[model.Secret]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(fieldEnd).Text("The request…"),
-			app.Select().ID(fieldEnd).OnChange(p.onEnd).Body(endOpts...),
-			p.fieldError(fieldEnd),
+			app.Label().For(model.EndEarly.ID()).Text(model.EndEarly.Label()),
+			app.Select().ID(model.EndEarly.ID()).OnChange(safe(c.onEndChange)).Body(endOpts...),
+			fieldError(model.EndEarly, v.Errs[model.EndEarly]),
 		),
 		app.Div().Class("row actions").Body(
-			app.Button().ID("send").Type("button").Class("primary").Text("Send").OnClick(p.onSend),
+			app.Button().ID("send").Type("button").Class("primary").Text("Send").
+				OnClick(safe(func(ctx app.Context, e app.Event) { c.onSend(ctx) })),
 			app.Button().ID("reset").Type("button").Class("secondary").Text("Reset").
-				Title("Start over with the current settings").OnClick(p.onReset),
+				Title("Start over with the current settings").
+				OnClick(safe(func(ctx app.Context, e app.Event) { c.onReset(ctx) })),
 		),
 	)
 }
 
-func (p *playground) fieldError(id string) app.UI {
-	msg := p.s.errs[id]
-	return app.If(msg != "", func() app.UI {
-		return app.P().ID(id + "-error").Class("field-error").Role("alert").Text(msg)
-	})
+// textInput is a text field bound to the session as the reader types, and
+// when the field is left (a paste or autofill may fire only change).
+func (c *requestForm) textInput(f model.Field, text string) app.HTMLInput {
+	return app.Input().Type("text").ID(f.ID()).DataSet("field", int(f)).Attr("autocomplete", "off").
+		Value(text).OnInput(safe(c.onInput)).OnChange(safe(c.onInput))
 }
 
-func (p *playground) onTenant(ctx app.Context, e app.Event) { p.s.selectTenant(value(ctx)) }
-func (p *playground) onAddTenant(ctx app.Context, e app.Event) {
-	if err := p.s.addTenant(); err != nil {
-		p.s.errs[fieldTenant] = err.Error()
-	}
+func (c *requestForm) onInput(ctx app.Context, e app.Event) {
+	c.onText(ctx, model.Field(dataInt(ctx, "field")), value(ctx))
 }
 
-func (p *playground) onRename(ctx app.Context, e app.Event) {
-	in := app.Window().GetElementByID(fieldRename)
-	if p.s.renameTenant(in.Get("value").String()) == nil {
-		in.Set("value", "")
-	}
-}
+func (c *requestForm) onTenantChange(ctx app.Context, e app.Event) { c.onTenant(ctx, value(ctx)) }
+func (c *requestForm) onEndChange(ctx app.Context, e app.Event)    { c.onEnd(ctx, value(ctx)) }
 
-func (p *playground) onSecret(ctx app.Context, e app.Event) { p.s.text[fieldSecret] = value(ctx) }
-func (p *playground) onEnd(ctx app.Context, e app.Event)    { p.s.end = value(ctx) }
-
-func (p *playground) onSend(ctx app.Context, e app.Event) {
-	// The tokens field may not have fired its change event yet.
-	p.s.text[fieldTokens] = app.Window().GetElementByID(fieldTokens).Get("value").String()
-	p.s.text[fieldSecret] = app.Window().GetElementByID(fieldSecret).Get("value").String()
-	if p.s.send() == nil {
-		p.playing = false
-		p.sync(ctx)
-		p.revealResult(ctx)
-	}
-}
-
-func (p *playground) onReset(ctx app.Context, e app.Event) {
-	p.playing = false
-	p.s.reset()
-	p.sync(ctx)
-}
-
-// revealResult brings the verdict into view on a phone, where it sits far
-// above the form. Only there: scrolling forces a synchronous layout, which
-// on a desktop cost more than the rest of a Send.
-func (p *playground) revealResult(ctx app.Context) {
-	if !p.narrow {
-		return
-	}
-	ctx.Defer(func(app.Context) {
-		if v := app.Window().GetElementByID("verdict"); v.Truthy() {
-			v.Call("scrollIntoView", map[string]any{"block": "nearest"})
-		}
-	})
+func (c *requestForm) onPromptChange(ctx app.Context, e app.Event) {
+	c.onNumber(ctx, model.PromptTokens, value(ctx))
 }

@@ -1,5 +1,3 @@
-// Package web holds the playground's go-app components. It imports engine for
-// every number it shows and computes none of its own.
 package web
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"

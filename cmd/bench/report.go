@@ -30,7 +30,7 @@ func budgetsFor(memSends int) []benchkit.Budget {
 		{Key: "interactive_throttled_ms", Label: "interactive, throttled 9 Mbit/s / 40 ms", Limit: 2500, Unit: "ms"},
 		{Key: "send_demo_ms", Label: "Send → grid+verdict painted, demo", Limit: 16, Unit: "ms"},
 		{Key: "send_glm_ms", Label: "Send → grid+verdict painted, 681,280 pages", Limit: 100, Unit: "ms"},
-		{Key: "wasm_memory_growth_bytes", Label: "wasm memory growth over " + benchkit.Thousands(int64(memSends)) + " requests (≤ pool)", Limit: poolBytes, Unit: "bytes"},
+		{Key: "wasm_memory_growth_bytes", Label: "wasm memory growth over " + engine.Thousands(int64(memSends)) + " requests (≤ pool)", Limit: poolBytes, Unit: "bytes"},
 	}
 }
 
@@ -126,7 +126,7 @@ func sendMetrics(scale string, ts func(r runResult) []timing) []metric {
 func sections(memSends int) []section {
 	loop := func(r runResult) visit { return r.Loopback }
 	thr := func(r runResult) visit { return r.Throttled }
-	many := benchkit.Thousands(int64(memSends))
+	many := engine.Thousands(int64(memSends))
 	return []section{
 		{"Bytes (cold first visit, loopback)", []metric{
 			{"first_visit_bytes", "over the wire (Σ encodedDataLength)", "bytes", func(r runResult) float64 {
@@ -328,7 +328,7 @@ func (r *report) printTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nkvleak bench · %s · commit %s · %d cores · %s · %s\n", r.Date, commit, r.Cores, r.Chromium, r.Go)
 	fmt.Fprintf(w, "%d cold runs (fresh browser profile each), %d timed sends per scale, %s requests for memory.\n",
-		r.Runs, r.Sends, benchkit.Thousands(int64(r.MemSends)))
+		r.Runs, r.Sends, engine.Thousands(int64(r.MemSends)))
 	fmt.Fprintf(w, "Median over the runs [min – max]; a Send row is the median of its run's sends.\n")
 	if l := max(deref(r.LoadAvg.Start), deref(r.LoadAvg.End)); l > 0.5*float64(r.Cores) {
 		fmt.Fprintf(w, "NOTE: the machine was busy (load average up to %.1f on %d cores): timings are noisy.\n", l, r.Cores)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"kvleak/internal/httprecord"
 	"kvleak/internal/server"
 )
 
@@ -79,36 +80,12 @@ func (t *tally) take() []served {
 	return out
 }
 
-type countingWriter struct {
-	http.ResponseWriter
-	status int
-	n      int64
-}
-
-func (w *countingWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *countingWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	n, err := w.ResponseWriter.Write(b)
-	w.n += int64(n)
-	return n, err
-}
-
-func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 func (t *tally) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cw := &countingWriter{ResponseWriter: w}
-		h.ServeHTTP(cw, r)
+		rw := httprecord.New(w)
+		h.ServeHTTP(rw, r)
 		t.mu.Lock()
-		t.log = append(t.log, served{Path: r.URL.Path, Status: cw.status, Encoding: w.Header().Get("Content-Encoding"), Bytes: cw.n})
+		t.log = append(t.log, served{Path: r.URL.Path, Status: rw.Status(), Encoding: w.Header().Get("Content-Encoding"), Bytes: rw.Bytes()})
 		t.mu.Unlock()
 	})
 }

@@ -141,10 +141,6 @@ func TestBudgets(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
-	assert.Equal(t, "1,645,290", Thousands(1645290))
-	assert.Equal(t, "-1,000", Thousands(-1000))
-	assert.Equal(t, "999", Thousands(999))
-	assert.Equal(t, "0", Thousands(0))
 	assert.Equal(t, "1,645,290 B (1.65 MB)", Format(1645290, "bytes"))
 	assert.Equal(t, "4,396 B", Format(4396, "bytes"))
 	assert.Equal(t, "12.3 ms", Format(12.34, "ms"))

@@ -4,27 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-)
 
-// Thousands writes an integer with comma separators: 1645290 → "1,645,290".
-func Thousands(n int64) string {
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	s := strconv.FormatInt(n, 10)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
+	"kvleak/engine"
+)
 
 // Format renders a value in its unit for the table: bytes with separators
 // and a decimal MB, milliseconds with one decimal (or whole above 100).
@@ -35,7 +17,7 @@ func Format(v float64, unit string) string {
 	}
 	switch unit {
 	case "bytes":
-		s := Thousands(int64(math.Round(v))) + " B"
+		s := engine.Thousands(int64(math.Round(v))) + " B"
 		if math.Abs(v) >= 100_000 {
 			s += fmt.Sprintf(" (%.2f MB)", v/1e6)
 		}
@@ -54,7 +36,7 @@ func Format(v float64, unit string) string {
 		}
 		return fmt.Sprintf("%.0f ns/op", v)
 	case "B/op", "allocs/op":
-		return Thousands(int64(math.Round(v))) + " " + unit
+		return engine.Thousands(int64(math.Round(v))) + " " + unit
 	case "":
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}

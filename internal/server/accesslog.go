@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"kvleak/internal/httprecord"
 )
 
 // accessLog writes one line per request: time, method, path, status,
@@ -28,7 +30,7 @@ const maxLoggedPath = 256
 // wrap returns a writer that records the response; the handler defers its
 // finish, which writes the line.
 func (l *accessLog) wrap(w http.ResponseWriter, r *http.Request) *loggingWriter {
-	return &loggingWriter{ResponseWriter: w, log: l, req: r, start: time.Now()}
+	return &loggingWriter{Writer: httprecord.New(w), log: l, req: r, start: time.Now()}
 }
 
 func (l *accessLog) write(r *http.Request, status int, n int64, d time.Duration) {
@@ -43,47 +45,12 @@ func (l *accessLog) write(r *http.Request, status int, n int64, d time.Duration)
 }
 
 type loggingWriter struct {
-	http.ResponseWriter
-	log    *accessLog
-	req    *http.Request
-	start  time.Time
-	status int
-	bytes  int64
+	*httprecord.Writer
+	log   *accessLog
+	req   *http.Request
+	start time.Time
 }
-
-func (w *loggingWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *loggingWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	n, err := w.ResponseWriter.Write(b)
-	w.bytes += int64(n)
-	return n, err
-}
-
-// ReadFrom keeps the server's sendfile path when ServeContent copies a file.
-func (w *loggingWriter) ReadFrom(src io.Reader) (int64, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	n, err := io.Copy(w.ResponseWriter, src)
-	w.bytes += n
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (w *loggingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *loggingWriter) finish() {
-	status := w.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.log.write(w.req, status, w.bytes, time.Since(w.start))
+	w.log.write(w.req, w.Status(), w.Bytes(), time.Since(w.start))
 }

@@ -1,0 +1,113 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine"
+	"kvleak/web/model"
+)
+
+// The page's answers to its children's callbacks: each is one change
+// through apply.
+
+func (p *playground) onPreset(ctx app.Context, slug string) {
+	if slug == model.PresetCustom {
+		return
+	}
+	p.apply(ctx, func(s *model.Session) error { return s.LoadPreset(slug) })
+}
+
+func (p *playground) onNumber(ctx app.Context, f model.Field, text string) string {
+	p.apply(ctx, func(s *model.Session) error { return s.SetNumber(f, text) })
+	return p.s.Text(f)
+}
+
+func (p *playground) onChoice(ctx app.Context, f model.Field, value string) {
+	p.apply(ctx, func(s *model.Session) error { return s.SetChoice(f, value) })
+}
+
+func (p *playground) onFlag(ctx app.Context, f model.Field, on bool) {
+	p.apply(ctx, func(s *model.Session) error { return s.SetFlag(f, on) })
+}
+
+func (p *playground) onText(ctx app.Context, f model.Field, text string) {
+	p.apply(ctx, func(s *model.Session) error { return s.SetText(f, text) })
+}
+
+func (p *playground) onTenant(ctx app.Context, name string) {
+	p.apply(ctx, func(s *model.Session) error { return s.SelectTenant(name) })
+}
+
+func (p *playground) onAddTenant(ctx app.Context) {
+	p.apply(ctx, (*model.Session).AddTenant)
+}
+
+func (p *playground) onRename(ctx app.Context) {
+	p.apply(ctx, (*model.Session).Rename)
+}
+
+func (p *playground) onEnd(ctx app.Context, v string) {
+	p.apply(ctx, func(s *model.Session) error { return s.SetEnd(v) })
+}
+
+func (p *playground) onSend(ctx app.Context) {
+	if p.apply(ctx, (*model.Session).Send) == nil {
+		p.revealResult(ctx)
+	}
+}
+
+func (p *playground) onReset(ctx app.Context) {
+	p.apply(ctx, func(s *model.Session) error { s.Reset(); return nil })
+}
+
+func (p *playground) onSettle(ctx app.Context, request int, o engine.Outcome) {
+	p.apply(ctx, func(s *model.Session) error { return s.Settle(request, o) })
+}
+
+func (p *playground) onStepBy(ctx app.Context, d int) {
+	p.apply(ctx, func(s *model.Session) error { s.StepBy(d); return nil })
+}
+
+func (p *playground) onSelectStep(ctx app.Context, step int) {
+	p.apply(ctx, func(s *model.Session) error { return s.SelectStep(step) })
+}
+
+func (p *playground) onZoom(ctx app.Context, first, last int) {
+	p.apply(ctx, func(s *model.Session) error { return s.Zoom(first, last) })
+}
+
+func (p *playground) onZoomOut(ctx app.Context) {
+	p.apply(ctx, func(s *model.Session) error { s.ZoomOut(); return nil })
+}
+
+func (p *playground) onCompare(ctx app.Context) {
+	p.apply(ctx, func(s *model.Session) error { s.ToggleCompare(); return nil })
+}
+
+// onImport loads an exported run; the share panel shows the outcome.
+func (p *playground) onImport(ctx app.Context, data []byte) (int, error) {
+	err := p.apply(ctx, func(s *model.Session) error { return s.ImportRun(data) })
+	return len(p.s.Ops()), err
+}
+
+// exportRun is the run as the JSON file Export downloads.
+func (p *playground) exportRun() (runExport, error) {
+	return newRunExport(p.s)
+}
+
+func (p *playground) onDismissBanner(ctx app.Context) { p.banner = "" }
+func (p *playground) onDismissCrash(ctx app.Context)  { p.crash = "" }
+
+// revealResult brings the verdict into view on a phone, where it sits far
+// above the form. Only there: scrolling forces a synchronous layout, which
+// on a desktop cost more than the rest of a Send.
+func (p *playground) revealResult(ctx app.Context) {
+	if !p.narrow {
+		return
+	}
+	ctx.Defer(func(app.Context) {
+		if v := app.Window().GetElementByID("verdict"); v.Truthy() {
+			v.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+	})
+}

@@ -1,0 +1,32 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// apply is the one path of every change the reader makes: it stops
+// playback, applies the change to the session (which, on bad input, keeps
+// the message beside the field and changes nothing else), writes the state
+// into the address bar and lets the page render. A panic in the change is
+// contained (crash.go): the run on screen stays, the page stays usable.
+func (p *playground) apply(ctx app.Context, change func(*model.Session) error) error {
+	defer p.contain(ctx)
+	p.s.Pause()
+	err := change(p.s)
+	p.writeURL(ctx)
+	return err
+}
+
+// writeURL puts the session's state in the address bar without navigating,
+// so that the URL is always a permalink to what is on screen. A run too
+// long for a link gets none: a link that would not open is worse.
+func (p *playground) writeURL(ctx app.Context) {
+	u := *ctx.Page().URL()
+	u.RawQuery = ""
+	if p.s.Linkable() {
+		u.RawQuery = p.s.Query(p.s.View())
+	}
+	ctx.Page().ReplaceURL(&u)
+}

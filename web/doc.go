@@ -1,0 +1,43 @@
+// Package web is the playground's go-app v10 components: the adapter that
+// turns the state model (web/model, plain Go) into elements. It computes no
+// rule of its own; every number comes from the engine through the model.
+//
+// Decisions, each kept in the file that implements it:
+//   - One component per file, built like go-app's own docs site: a newXxx()
+//     constructor, inputs as exported fields (Ixxx) with chainable setters,
+//     unexported fields for the component's own state (page.go and every
+//     *panel.go, *form.go, *view.go).
+//   - The page keeps the session and the URL. It builds the page from
+//     children, handing each its view of the session (pageviews.go) and a
+//     callback per thing the reader can do there (actions.go).
+//   - One path for every change: a callback ends in apply, which stops
+//     playback, changes the session, writes the address bar (the one call
+//     of ReplaceURL) and lets the page render (apply.go).
+//   - Callbacks are unexported fields on purpose. go-app updates a child
+//     when its exported fields differ by reflect.DeepEqual, and two funcs
+//     are never equal: an exported callback would render every child on
+//     every parent render. They are bound to the page, which outlives its
+//     children, so the one a child got at mount stays right.
+//   - Caching: an unchanged child is not rendered (go-app compares its
+//     inputs); the model's views keep their identity while unchanged, so
+//     that comparison is immediate (model/memo.go). The render counter in
+//     rendercount.go lets tests check it.
+//   - Raw-HTML grid and log: up to 512 cells and 300 log rows are raw
+//     elements, not diffed nodes with listeners each; every value in them is
+//     HTML-escaped (gridhtml.go, loghtml.go). The log is kept in blocks so a
+//     Send re-renders only the newest (logblocks.go).
+//   - Delegated events: the grid's and the log's events are handled on
+//     their wrappers as they bubble, reading the cell or row from the element
+//     (poolevents.go, eventlog.go); list items read their subject from a
+//     data attribute (dom.go), because go-app keeps the handler first
+//     mounted on a reused element.
+//   - Panics are contained: apply, the views a render reads, OnMount, OnNav,
+//     playback and every child handler (safe) recover and show the crash
+//     banner, keeping the run (crash.go, banners.go).
+//   - Storage guard: where the browser refuses web storage (an iframe with
+//     third-party data blocked) an in-memory Storage stands in, since go-app
+//     reads it at start-up (storage.go).
+//   - Prerendered booleans: a false boolean attribute is left out of the
+//     prerendered page, where HTML would read selected="false" as true
+//     (attrs.go).
+package web

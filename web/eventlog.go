@@ -1,0 +1,76 @@
+package web
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine"
+	"kvleak/web/model"
+)
+
+// eventLog lists the engine's events; selecting one shows the pool after
+// it. Its rows are raw HTML blocks kept from render to render (logblocks.go).
+type eventLog struct {
+	app.Compo
+
+	IEvents   []engine.Event
+	ISelected int // the selected step (0: the latest)
+
+	blocks   logBlocks
+	onSelect func(ctx app.Context, step int)
+}
+
+func newEventLog() *eventLog { return &eventLog{} }
+
+func (c *eventLog) Events(v []engine.Event) *eventLog            { c.IEvents = v; return c }
+func (c *eventLog) Selected(v int) *eventLog                     { c.ISelected = v; return c }
+func (c *eventLog) OnSelect(fn func(app.Context, int)) *eventLog { c.onSelect = fn; return c }
+
+func (c *eventLog) Render() app.UI {
+	countRender("eventLog")
+	evs := c.IEvents
+	from := model.LogWindowStart(len(evs))
+	blocks := c.blocks.render(evs, c.ISelected)
+	return app.Section().Class("panel").Aria("labelledby", "log-h").Body(
+		app.H2().ID("log-h").Text("Event log"),
+		app.P().Class("hint").Body(
+			app.Text(fmt.Sprintf("%d events. Select one to see the pool at that step. ", len(evs))),
+			app.If(c.ISelected > 0, func() app.UI {
+				return app.Button().ID("log-latest").Type("button").Class("link").Text("Back to the latest step").
+					OnClick(safe(func(ctx app.Context, e app.Event) { c.onSelect(ctx, 0) }))
+			}),
+			app.If(from > 0, func() app.UI {
+				return app.Text(fmt.Sprintf("(the first %d are not listed)", from))
+			}),
+		),
+		app.Div().Class("log-wrap").OnClick(safe(c.onLogClick)).Body(
+			app.Div().ID("log").Class("log").Body(
+				app.Range(blocks).Slice(func(i int) app.UI { return app.Raw(blocks[i]) }),
+			),
+		),
+	)
+}
+
+// onLogClick selects the clicked row's step.
+func (c *eventLog) onLogClick(ctx app.Context, e app.Event) {
+	target := e.Get("target")
+	if !target.Truthy() || !target.Get("closest").Truthy() {
+		return
+	}
+	row := target.Call("closest", "#log .log-btn")
+	if !row.Truthy() {
+		return
+	}
+	if step, err := strconv.Atoi(row.Get("dataset").Get("step").String()); err == nil {
+		c.onSelect(ctx, step)
+	}
+}
+
+func reqLabel(id int, tenant string) string {
+	if id == 0 {
+		return ""
+	}
+	return "r" + strconv.Itoa(id) + " · " + tenant
+}

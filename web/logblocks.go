@@ -1,0 +1,68 @@
+package web
+
+import (
+	"slices"
+
+	"kvleak/engine"
+	"kvleak/web/model"
+)
+
+// logBlocks is the listed window of the log as HTML blocks (joinLogBlock),
+// kept from render to render: a Send renders only its new rows and joins
+// the newest block again; a new selection, the one or two blocks it moves
+// between. A row is rendered once, unselected; the selected one on demand.
+// go-app compares a raw element's string, so an unchanged block is left
+// alone in the page.
+type logBlocks struct {
+	first  *engine.Event // identifies the log the rows belong to
+	from   int           // the event index of rows[0]
+	rows   []string      // the listed events' rows, unselected
+	blocks []logBlockView
+}
+
+type logBlockView struct {
+	first, n int // its events: evs[first : first+n]
+	selected int // the selected step if in the block, else 0
+	html     string
+}
+
+// render is the HTML of the listed events of evs (model.LogWindowStart)
+// with step selected.
+func (l *logBlocks) render(evs []engine.Event, selected int) []string {
+	start := model.LogWindowStart(len(evs))
+	var first *engine.Event
+	if len(evs) > 0 {
+		first = &evs[0]
+	}
+	if l.first != first || l.from+len(l.rows) > len(evs) {
+		*l = logBlocks{first: first, from: start}
+	}
+	if l.from < start { // the window moved: drop the rows it left
+		l.rows, l.from = slices.Clone(l.rows[min(start-l.from, len(l.rows)):]), start
+	}
+	for i := l.from + len(l.rows); i < len(evs); i++ {
+		l.rows = append(l.rows, logRowHTML(evs[i], false))
+	}
+	kept := l.blocks
+	l.blocks = nil
+	out := []string{}
+	for first := start; first < len(evs); first += model.LogBlock {
+		v := logBlockView{first: first, n: min(model.LogBlock, len(evs)-first)}
+		if selected > first && selected <= first+v.n {
+			v.selected = selected
+		}
+		if i := slices.IndexFunc(kept, func(k logBlockView) bool { return k.first == first && k.n == v.n && k.selected == v.selected }); i >= 0 {
+			v.html = kept[i].html
+		} else {
+			rows := l.rows[first-l.from : first-l.from+v.n]
+			if v.selected > 0 {
+				rows = slices.Clone(rows)
+				rows[v.selected-1-first] = logRowHTML(evs[v.selected-1], true)
+			}
+			v.html = joinLogBlock(evs[first:first+v.n], rows)
+		}
+		l.blocks = append(l.blocks, v)
+		out = append(out, v.html)
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package model
+
+import (
+	"fmt"
+
+	"kvleak/engine"
+)
+
+// Field is one input of the playground: an engine setting or a part of the
+// request form. Its DOM id, URL key, label and bounds all come from the one
+// table below, so adding a setting is one row.
+type Field int
+
+// The engine settings, in the order the form shows them, then the request
+// form's fields.
+const (
+	Context Field = iota
+	Pool
+	PageSize
+	SlotPages
+	Mode
+	Cancel
+	Scrub
+	PromptTokens
+	Secret
+	Tenant
+	TenantName
+	EndEarly
+	fieldCount
+)
+
+// Kind is how a field is entered.
+type Kind int
+
+const (
+	kindNone   Kind = iota // not a field
+	KindNumber             // a count typed as text ("681,280", "1Mi")
+	KindChoice             // one of a list of options
+	KindFlag               // on or off
+	KindText               // free text
+)
+
+// Option is one choice of a KindChoice field.
+type Option struct{ Value, Label string }
+
+// fieldSpec is a row of the field table. A setting (key != "") reads and
+// writes its part of engine.Config; the codec and the session share it.
+type fieldSpec struct {
+	id, key     string // DOM id; URL key (settings only)
+	label, hint string
+	kind        Kind
+	options     []Option
+	num         func(*engine.Config) *int
+	choice      func(*engine.Config) *string
+	flag        func(*engine.Config) *bool
+}
+
+var fields = [fieldCount]fieldSpec{
+	Context: {id: "ctx", key: "ctx", kind: KindNumber, label: "Context length (tokens)", hint: "Advertised context window",
+		num: func(c *engine.Config) *int { return &c.ContextTokens }},
+	Pool: {id: "pool", key: "pool", kind: KindNumber, label: "KV pool size (tokens)", hint: "max_total_num_tokens",
+		num: func(c *engine.Config) *int { return &c.PoolTokens }},
+	PageSize: {id: "page-size", key: "page", kind: KindNumber, label: "Page size (tokens)", hint: "Tokens per KV page",
+		num: func(c *engine.Config) *int { return &c.PageTokens }},
+	SlotPages: {id: "slot-pages", key: "slot", kind: KindNumber, label: "Pages per slot", hint: "Pages decode reserves per request",
+		num: func(c *engine.Config) *int { return &c.SlotPages }},
+	Mode: {id: "mode", key: "mode", kind: KindChoice, label: "Admission mode",
+		options: []Option{{string(engine.Vulnerable), "vulnerable"}, {string(engine.Fixed), "fixed"}},
+		choice:  func(c *engine.Config) *string { return (*string)(&c.Mode) }},
+	Cancel: {id: "cancel", key: "cancel", kind: KindChoice, label: "Router on client abort",
+		options: []Option{{string(engine.CancelBoth), "cancel both halves"}, {string(engine.CancelOneHalf), "cancel only the half that saw it"}},
+		choice:  func(c *engine.Config) *string { return (*string)(&c.Cancel) }},
+	Scrub: {id: "scrub", key: "scrub", kind: KindFlag, label: "Scrub pages on free (one write per freed page)",
+		flag: func(c *engine.Config) *bool { return &c.ScrubOnFree }},
+	PromptTokens: {id: "prompt-tokens", kind: KindNumber, label: "Prompt length (tokens)",
+		hint: "Longer than the pool takes the placeholder path"},
+	Secret:     {id: "secret", kind: KindText, label: "Content (what each KV page it writes holds)"},
+	Tenant:     {id: "tenant", kind: KindChoice, label: "Tenant"},
+	TenantName: {id: "tenant-name", kind: KindText, label: "Rename the selected tenant"},
+	EndEarly:   {id: "end-early", kind: KindChoice, label: "The request…"},
+}
+
+// Settings are the fields that configure the engine, in form order.
+var Settings = []Field{Context, Pool, PageSize, SlotPages, Mode, Cancel, Scrub}
+
+// ID is the field's DOM id, a stable hook for tests and docs.
+func (f Field) ID() string { return f.spec().id }
+
+// Key is the field's permalink key ("" for the request form's fields).
+func (f Field) Key() string { return f.spec().key }
+
+// Label is the field's visible label.
+func (f Field) Label() string { return f.spec().label }
+
+// Hint is the field's description under the input ("" for none).
+func (f Field) Hint() string { return f.spec().hint }
+
+// Kind is how the field is entered.
+func (f Field) Kind() Kind { return f.spec().kind }
+
+// Options are a setting's choices, in the order the form lists them.
+func (f Field) Options() []Option { return f.spec().options }
+
+func (f Field) String() string { return f.ID() }
+
+func (f Field) spec() fieldSpec {
+	if f < 0 || f >= fieldCount {
+		return fieldSpec{id: fmt.Sprintf("field-%d", int(f))}
+	}
+	return fields[f]
+}
+
+// fieldByKey finds a setting by its permalink key.
+func fieldByKey(key string) (Field, bool) {
+	for _, f := range Settings {
+		if f.Key() == key {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// value is a setting's value in c as the permalink writes it.
+func (f Field) value(c engine.Config) string {
+	sp := f.spec()
+	switch {
+	case sp.num != nil:
+		return fmt.Sprint(*sp.num(&c))
+	case sp.choice != nil:
+		return *sp.choice(&c)
+	case sp.flag != nil:
+		if *sp.flag(&c) {
+			return "1"
+		}
+		return "0"
+	}
+	return ""
+}
+
+// display is a setting's value in c as the form shows it.
+func (f Field) display(c engine.Config) string {
+	if sp := f.spec(); sp.num != nil {
+		return engine.Thousands(int64(*sp.num(&c)))
+	}
+	return f.value(c)
+}
+
+// set writes a setting's value into c. Numbers are the link's plain
+// integers (the form parses its friendlier text first); the result is
+// checked by Config.Validate, not here.
+func (f Field) set(c *engine.Config, val string) error {
+	sp := f.spec()
+	switch {
+	case sp.num != nil:
+		n, err := linkInt(val)
+		if err != nil {
+			return err
+		}
+		*sp.num(c) = n
+	case sp.choice != nil:
+		*sp.choice(c) = val
+	case sp.flag != nil:
+		if val != "0" && val != "1" {
+			return fmt.Errorf("must be 0 or 1")
+		}
+		*sp.flag(c) = val == "1"
+	default:
+		return fmt.Errorf("%s is not a setting", f.ID())
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package model
+
+import (
+	"kvleak/engine"
+)
+
+// SettingView is one engine setting as the form shows it.
+type SettingView struct {
+	Field   Field
+	Text    string // the input's text, valid or not (numbers)
+	Value   string // the selected option (choices)
+	On      bool   // flags
+	Hint    string
+	Err     string
+	Options []Option
+}
+
+// Settings are the engine settings as the form shows them, in form order.
+func (s *Session) Settings() []SettingView {
+	out := make([]SettingView, len(Settings))
+	for i, f := range Settings {
+		v := SettingView{Field: f, Text: s.Text(f), Value: f.value(s.cfg), Hint: f.Hint(), Err: s.Err(f), Options: f.Options()}
+		if sp := f.spec(); sp.flag != nil {
+			v.On = *sp.flag(&s.cfg)
+		}
+		if f == Mode {
+			v.Hint = modeHint[s.cfg.Mode]
+		}
+		out[i] = v
+	}
+	return out
+}
+
+var modeHint = map[engine.Mode]string{
+	engine.Vulnerable: "Pre-patch: the door checks only “finished”, so a pending rejection walks through.",
+	engine.Fixed:      "Patched (SGLang #38704): a pending rejection is retired before any page is allocated.",
+}
+
+// PresetCustom is the scenario picker's value for settings that match no
+// preset.
+const PresetCustom = "custom"
+
+// PresetView is the scenario picker: its options and the chosen one's
+// description.
+type PresetView struct {
+	Selected    string // a slug, or PresetCustom
+	Description string
+	Options     []Option
+}
+
+// Presets is the scenario picker's view.
+func (s *Session) Presets() PresetView {
+	v := PresetView{Selected: PresetCustom, Description: "Your own settings.", Options: []Option{{PresetCustom, "— custom —"}}}
+	for _, p := range engine.Presets() {
+		v.Options = append(v.Options, Option{p.Slug, p.Name})
+		if p.Slug == s.preset {
+			v.Selected, v.Description = p.Slug, p.Description
+		}
+	}
+	return v
+}
+
+// PresetName is the name of the scenario the run matches, for captions.
+func (s *Session) PresetName() string {
+	if p, ok := engine.PresetBySlug(s.preset); ok {
+		return p.Name
+	}
+	return "Custom scenario"
+}
+
+// RequestView is the request form as it shows.
+type RequestView struct {
+	Tenants []string
+	Tenant  string
+	Prompt  string
+	Secret  string
+	Rename  string
+	End     string
+	Errs    map[Field]string // only the fields with a message
+}
+
+// Request is the request form's view.
+func (s *Session) Request() RequestView {
+	v := RequestView{Tenants: s.tenants, Tenant: s.tenant, Prompt: s.Text(PromptTokens), Secret: s.Text(Secret),
+		Rename: s.Text(TenantName), End: s.end}
+	for _, f := range []Field{Tenant, TenantName, PromptTokens, Secret, EndEarly} {
+		if msg := s.Err(f); msg != "" {
+			if v.Errs == nil {
+				v.Errs = map[Field]string{}
+			}
+			v.Errs[f] = msg
+		}
+	}
+	return v
+}
+
+// Query is the permalink query of the run, shown as view says.
+func (s *Session) Query(view View) string {
+	st := s.Link()
+	st.View = view
+	return EncodeLink(st)
+}
+
+// Linkable reports whether the run fits in a permalink that DecodeLink
+// accepts; a longer run is shared with Export JSON instead.
+func (s *Session) Linkable() bool {
+	widest := View{Compare: true, Embed: true, ReadOnly: true}
+	return len(s.ops) <= MaxLinkOps && len(s.Query(widest)) <= MaxQueryBytes
+}

@@ -1,0 +1,244 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// FuzzSession plays random sequences of what a visitor can do to a session
+// — type any text into any field, pick presets, send, cancel, settle,
+// step, play, zoom, import, open a link — and checks after every step
+// that nothing panicked and that the views agree with each other and with
+// the link the address bar would hold.
+//
+// The input is read a byte at a time (visitor.next): an action byte, then
+// the action's arguments. Texts come from fuzzTexts or, past its end,
+// from the input itself, so that the fuzzer reaches any text.
+func FuzzSession(f *testing.F) {
+	for _, seed := range [][]byte{
+		{},
+		{actSend, 0},                              // send the demo's request again
+		{actReset, 0, actPlay, actStep, 1},        // Play before any request (a crash once)
+		{actPreset, 2, actSend, 0, actStep, 0},    // GLM at launch, at real scale
+		{actNumber, 1, 9, actSend, 0},             // a pool of 1Mi
+		{actChoice, 0, 1, actSend, 0, actLink},    // the fixed door, then the link
+		{actEnd, 3, actSend, 0, actSettle, 3, 1},  // cancel mid-flight, settle it
+		{actImport, 0, actImport, 1, actZoom, 2},  // a good file, a bad one
+		{actPreset, 5, actNumber, 0, 200, 'x', 1}, // a text from the input
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := NewSession()
+		v := &visitor{b: data}
+		for i := 0; i < maxFuzzActions && v.more(); i++ {
+			v.act(t, s)
+			checkSession(t, s)
+		}
+		checkLinkReopens(t, s)
+	})
+}
+
+const maxFuzzActions = 48
+
+// The visitor's actions.
+const (
+	actNumber = iota
+	actChoice
+	actFlag
+	actText
+	actPreset
+	actTenant
+	actEnd
+	actSend
+	actSettle
+	actStep
+	actPlay
+	actZoom
+	actImport
+	actLink
+	actReset
+	actCount
+)
+
+// fuzzTexts are the texts a visitor types, good and bad; fuzzTexts[i] for
+// an argument byte i, else the input's next bytes.
+var fuzzTexts = []string{
+	"", "0", "1", "8", "12", "16", "-5", "abc", "2.04M", "681,280", "1Mi", "1,048,576",
+	"99999999999999999999", "5000000", "1e9", "7", "\x00", "<img src=x onerror=alert(1)>",
+	"A", "B", "Acme Corp", strings.Repeat("x", 300), "681,273", "681,274",
+}
+
+type visitor struct{ b []byte }
+
+func (v *visitor) more() bool { return len(v.b) > 0 }
+
+func (v *visitor) next() int {
+	if len(v.b) == 0 {
+		return 0
+	}
+	c := v.b[0]
+	v.b = v.b[1:]
+	return int(c)
+}
+
+// text is a text argument: a listed one, or up to 64 of the input's bytes.
+func (v *visitor) text() string {
+	i := v.next()
+	if i < len(fuzzTexts) {
+		return fuzzTexts[i]
+	}
+	n := min(i-len(fuzzTexts), 64, len(v.b))
+	s := string(v.b[:n])
+	v.b = v.b[n:]
+	return s
+}
+
+// act performs one action. Errors are the session refusing bad input,
+// which it must do without changing the run (checked by checkSession's
+// invariants and by TestBadNumbersChangeNothing): they are ignored here.
+func (v *visitor) act(t *testing.T, s *Session) {
+	switch v.next() % actCount {
+	case actNumber:
+		f := []Field{Context, Pool, PageSize, SlotPages, PromptTokens}[v.next()%5]
+		_ = s.SetNumber(f, v.text())
+	case actChoice:
+		f := []Field{Mode, Cancel}[v.next()%2]
+		opts := f.Options()
+		if i := v.next(); i < len(opts) {
+			_ = s.SetChoice(f, opts[i].Value)
+		} else {
+			_ = s.SetChoice(f, v.text())
+		}
+	case actFlag:
+		_ = s.SetScrub(v.next()%2 == 1)
+	case actText:
+		f := []Field{PromptTokens, Secret, TenantName}[v.next()%3]
+		_ = s.SetText(f, v.text())
+		if f == TenantName {
+			_ = s.Rename()
+		}
+	case actPreset:
+		presets := engine.Presets()
+		_ = s.LoadPreset(presets[v.next()%len(presets)].Slug)
+	case actTenant:
+		if v.next()%2 == 0 {
+			_ = s.AddTenant()
+		} else {
+			_ = s.SelectTenant(v.text())
+		}
+	case actEnd:
+		opts := EndOptions()
+		_ = s.SetEnd(opts[v.next()%len(opts)].Value)
+	case actSend:
+		_ = s.Send()
+	case actSettle:
+		_ = s.Settle(v.next()%4, engine.Outcomes[v.next()%len(engine.Outcomes)])
+	case actStep:
+		if d := v.next(); d%3 == 0 {
+			_ = s.SelectStep(d / 3)
+		} else {
+			s.StepBy([]int{-1, 1}[d%2])
+		}
+	case actPlay:
+		if s.Play() {
+			for s.Tick() {
+			}
+		}
+	case actZoom:
+		if v.next()%2 == 0 {
+			s.ZoomOut()
+		} else {
+			_ = s.Zoom(v.next(), v.next()+v.next())
+		}
+	case actImport:
+		_ = s.ImportRun(v.runFile(t))
+	case actLink:
+		if st, err := DecodeLink(v.text()); err == nil {
+			_ = s.ApplyLink(st)
+		}
+	case actReset:
+		s.Reset()
+	}
+}
+
+// runFile is an exported run (a preset's), or a broken one.
+func (v *visitor) runFile(t *testing.T) []byte {
+	presets := engine.Presets()
+	p := presets[v.next()%len(presets)]
+	e, err := engine.Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	data, err := json.Marshal(e.Export(p.Ops))
+	require.NoError(t, err)
+	if cut := v.next(); cut > 0 {
+		return data[:min(cut, len(data))] // truncated: not JSON
+	}
+	return data
+}
+
+// checkSession asserts what must hold after any action.
+func checkSession(t *testing.T, s *Session) {
+	t.Helper()
+	cfg := s.Config()
+	require.NoError(t, cfg.Validate(), "the session only ever runs a valid configuration")
+	require.LessOrEqual(t, len(s.Ops()), engine.MaxRequests+len(s.Ops())/2, "operations stay bounded")
+	require.LessOrEqual(t, s.Current(), s.Steps())
+	if s.Step() != 0 {
+		require.False(t, s.Step() < 0 || s.Step() > s.Steps(), "step %d of %d", s.Step(), s.Steps())
+	}
+
+	r, ok := s.LastResponse()
+	view := s.Response()
+	require.Equal(t, ok, view.Sent)
+	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PoolPages()-1, nil, MaxGridCells)
+	require.NoError(t, err)
+	leaked := 0
+	for _, c := range g.Cells {
+		if c.First == c.Last && c.State == engine.PageLeaked {
+			leaked++
+		} else {
+			leaked += c.Leaked
+		}
+	}
+	if !ok {
+		require.Zero(t, leaked, "no response, no leak")
+		return
+	}
+	require.Equal(t, r.LeakedPages.Len(), leaked, "the grid marks exactly the response's leaked pages")
+	require.Equal(t, r.Leaked(), strings.HasPrefix(view.Verdict, "LEAK"), "the verdict says leak iff pages leaked: %q", view.Verdict)
+	require.Equal(t, r.Leaked(), view.Tone == "leak")
+	if r.Status == 400 {
+		require.Zero(t, r.LeakedPages.Len(), "a 400 carries no page")
+	}
+	if s.Step() == 0 {
+		m := s.Engine().Metrics()
+		if r.Leaked() {
+			require.GreaterOrEqual(t, m.LeakedResponses, 1, "the counters saw the leak")
+			require.GreaterOrEqual(t, m.LeakedPages, r.LeakedPages.Len())
+		}
+	}
+}
+
+// checkLinkReopens asserts that the address bar's link reopens the state
+// on screen.
+func checkLinkReopens(t *testing.T, s *Session) {
+	t.Helper()
+	if !s.Linkable() {
+		return
+	}
+	st, err := DecodeLink(s.Query(s.View()))
+	require.NoError(t, err, "the session wrote a link it cannot read")
+	again := NewSession()
+	require.NoError(t, again.ApplyLink(st))
+	assert.Equal(t, s.Config(), again.Config())
+	assert.Equal(t, s.Ops(), again.Ops())
+	assert.Equal(t, s.Step(), again.Step())
+	assert.Equal(t, s.View(), again.View())
+	assert.Equal(t, s.Response(), again.Response())
+}

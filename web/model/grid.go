@@ -1,0 +1,140 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"kvleak/engine"
+)
+
+// The grid's bounds on its DOM: above them, each cell is a range of pages.
+// A phone draws fewer; the side-by-side view draws smaller grids.
+const (
+	MaxGridCells       = 512
+	MaxGridCellsNarrow = 128
+	maxMiniCells       = 64
+)
+
+// CellView is one grid cell, ready to render.
+type CellView struct {
+	Page    string // "12" or "0-1330": the data-page hook
+	First   int
+	Last    int
+	Owner   string
+	State   engine.PageState
+	Mark    string // the text mark: owner letter, and "!" on a leak
+	Label   string // full description for screen readers and tooltips
+	Tenant  int    // owner's tenant index for the colour, -1 for none
+	Touched bool   // touched by the selected event
+	Leaked  int
+}
+
+// GridView is the grid for one snapshot and page range.
+type GridView struct {
+	Cells   []CellView
+	First   int
+	Last    int
+	PerCell int // pages per cell (1 when each cell is a page)
+	Zoomed  bool
+	Pages   int
+	Summary string
+}
+
+// BuildGrid turns a snapshot into at most n cells: one per page when the
+// range is small, else ranges summarised by the engine.
+func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, touched engine.Pages, n int) (GridView, error) {
+	cells, err := snap.Cells(first, last, n)
+	if err != nil {
+		return GridView{}, err
+	}
+	g := GridView{First: first, Last: last, Pages: snap.Pages(), Zoomed: first > 0 || last < snap.Pages()-1}
+	g.PerCell = (last - first + len(cells)) / len(cells)
+	g.Cells = make([]CellView, len(cells))
+	for i, c := range cells {
+		v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
+		if c.First == c.Last {
+			v.Page = strconv.Itoa(c.First)
+			v.Label = pageLabel(snap, c.First)
+		} else {
+			v.Page = fmt.Sprintf("%d-%d", c.First, c.Last)
+			v.Label = rangeLabel(c)
+		}
+		v.Mark = markFor(v)
+		v.Touched = overlaps(touched, c.First, c.Last)
+		g.Cells[i] = v
+	}
+	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(first)), engine.Thousands(int64(last)), engine.Thousands(int64(snap.Pages())))
+	if g.PerCell > 1 {
+		g.Summary += fmt.Sprintf(", about %s pages per cell — choose a cell to zoom in", engine.Thousands(int64(g.PerCell)))
+	}
+	return g, nil
+}
+
+// markFor is the cell's visible text: never colour alone.
+func markFor(v CellView) string {
+	letter := ""
+	if v.Owner != "" {
+		r := []rune(v.Owner)
+		letter = string(r[0])
+	}
+	switch v.State {
+	case engine.PageLeaked:
+		return letter + "!"
+	case engine.PageFree:
+		return "·"
+	}
+	return letter
+}
+
+func pageLabel(snap *engine.Snapshot, id int) string {
+	p, err := snap.Page(id)
+	if err != nil {
+		return err.Error()
+	}
+	s := fmt.Sprintf("Page %d: %s", id, stateWords(p.State, p.Lingering))
+	if p.Writer != 0 {
+		s += fmt.Sprintf("; written by r%d (tenant %s): %s", p.Writer, p.WriterTenant, p.Text)
+	}
+	if p.Holder != 0 {
+		s += fmt.Sprintf("; held by r%d (tenant %s)", p.Holder, p.HolderTenant)
+	}
+	if p.Reader != 0 {
+		s += fmt.Sprintf("; read by r%d (tenant %s)", p.Reader, p.ReaderTenant)
+	}
+	return s
+}
+
+func rangeLabel(c engine.Cell) string {
+	s := fmt.Sprintf("Pages %s–%s: %s free, %s allocated, %s stale",
+		engine.Thousands(int64(c.First)), engine.Thousands(int64(c.Last)),
+		engine.Thousands(int64(c.Free)), engine.Thousands(int64(c.Allocated)), engine.Thousands(int64(c.Stale)))
+	if c.Leaked > 0 {
+		s += fmt.Sprintf(", %d LEAKED into the last response", c.Leaked)
+	}
+	if c.Owner != "" {
+		s += "; mostly tenant " + c.Owner
+	}
+	return s
+}
+
+func stateWords(s engine.PageState, lingering bool) string {
+	switch {
+	case s == engine.PageLeaked:
+		return "LEAKED into the last response"
+	case lingering:
+		return "allocated, lingering (deferred release)"
+	case s == engine.PageStale:
+		return "free but stale (keeps its old KV)"
+	}
+	return string(s)
+}
+
+func overlaps(p engine.Pages, first, last int) bool {
+	for _, r := range p {
+		if r.First <= last && r.First+r.Count-1 >= first {
+			return true
+		}
+	}
+	return false
+}

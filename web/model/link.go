@@ -1,0 +1,217 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"kvleak/engine"
+)
+
+// Permalink schema. Version 1 keys:
+//
+//	v=1                      schema version (required when any other key is set)
+//	preset=demo              the scenario the run started from; alone (with v
+//	                         and optional step/view keys) it loads the preset
+//	ctx, pool, page, slot    the configuration, as integers
+//	mode=vulnerable|fixed    cancel=both|one    scrub=0|1
+//	op=s,<tenant>,<tokens>,<end>,<content>   a send; end is "-", "fail" or a stage
+//	op=x,<request>,<outcome>                 settle a deferred release
+//	step=<n>                 the selected log step (0 or absent: the latest)
+//	compare=1                show the side-by-side engines
+//	embed=1  ro=1            embed mode, read-only embed
+//
+// The settings' keys are the field table's (field.go). Fields inside op are
+// query-escaped and joined by literal commas. A later schema adds keys or
+// versions; version 1 links keep this reading forever.
+const linkVersion = "1"
+
+// Bounds that keep a hostile link from hanging or exhausting the page.
+const (
+	MaxQueryBytes = 16 << 10
+	MaxLinkOps    = 200
+	// maxLinkWork bounds the pages a link's requests may touch in total.
+	maxLinkWork = 8_000_000
+)
+
+// View is how a run is shown, as opposed to which run it is.
+type View struct {
+	Compare  bool // the side-by-side engines
+	Embed    bool // the compact view for iframes
+	ReadOnly bool // an embed without controls
+}
+
+// LinkState is everything a permalink carries.
+type LinkState struct {
+	Preset string
+	Config engine.Config
+	Ops    []engine.Op
+	Step   int
+	View   View
+}
+
+// viewKeys say how to show a run, not which run.
+var viewKeys = []string{"embed", "ro", "compare"}
+
+// ErrNoState means the URL carries no state: open the default.
+var ErrNoState = errors.New("no state in the link")
+
+// EncodeLink writes the state as a query string (without "?").
+func EncodeLink(st LinkState) string {
+	parts := []string{"v=" + linkVersion}
+	if st.Preset != "" {
+		parts = append(parts, "preset="+url.QueryEscape(st.Preset))
+	}
+	for _, f := range Settings {
+		parts = append(parts, f.Key()+"="+url.QueryEscape(f.value(st.Config)))
+	}
+	for _, op := range st.Ops {
+		parts = append(parts, "op="+encodeOp(op))
+	}
+	if st.Step > 0 {
+		parts = append(parts, "step="+strconv.Itoa(st.Step))
+	}
+	for _, v := range []struct {
+		on  bool
+		key string
+	}{{st.View.Compare, "compare"}, {st.View.Embed, "embed"}, {st.View.Embed && st.View.ReadOnly, "ro"}} {
+		if v.on {
+			parts = append(parts, v.key+"=1")
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// DecodeLink reads a raw query string. It returns ErrNoState for a URL
+// without state, and a message fit for a banner for anything it refuses.
+// It never replays: the caller does, after this has bounded the work. The
+// view keys are read even when the run is refused.
+func DecodeLink(raw string) (LinkState, error) {
+	st := LinkState{Config: engine.DemoConfig()}
+	if raw == "" {
+		return st, ErrNoState
+	}
+	if len(raw) > MaxQueryBytes {
+		return st, fmt.Errorf("the link is %s bytes long; at most %s are read", engine.Thousands(int64(len(raw))), engine.Thousands(MaxQueryBytes))
+	}
+	pairs := strings.Split(raw, "&")
+	if len(pairs) > MaxLinkOps+32 {
+		return st, fmt.Errorf("the link has %d parameters; at most %d requests fit in a link", len(pairs), MaxLinkOps)
+	}
+	seen := map[string]bool{}
+	version := ""
+	for _, pair := range pairs {
+		if pair == "" {
+			continue
+		}
+		key, val, _ := strings.Cut(pair, "=")
+		if key != "op" {
+			v, err := url.QueryUnescape(val)
+			if err != nil {
+				return st, fmt.Errorf("parameter %q is not properly escaped", clip(key))
+			}
+			val = v
+		}
+		if seen[key] && key != "op" {
+			return st, fmt.Errorf("parameter %q appears twice", clip(key))
+		}
+		seen[key] = true
+		if key == "v" {
+			version = val
+			continue
+		}
+		if err := st.set(key, val); err != nil {
+			return st, err
+		}
+	}
+	for _, k := range viewKeys {
+		delete(seen, k)
+	}
+	if len(seen) == 0 {
+		return st, ErrNoState
+	}
+	if version != linkVersion {
+		return st, fmt.Errorf("unknown link version %q: this playground reads version %s", clip(version), linkVersion)
+	}
+	if st.Preset != "" && onlyPreset(seen) {
+		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=1&preset=demo
+		st.Config, st.Ops = p.Config, p.Ops
+	}
+	if err := st.Config.Validate(); err != nil {
+		return st, fmt.Errorf("the link's settings are not valid: %v", err)
+	}
+	if w := linkWork(st.Config, st.Ops); w > maxLinkWork {
+		return st, fmt.Errorf("the link's requests would touch %s pages; a link may ask for at most %s", engine.Thousands(w), engine.Thousands(maxLinkWork))
+	}
+	return st, nil
+}
+
+// onlyPreset reports whether a link names a preset and nothing of the run.
+func onlyPreset(seen map[string]bool) bool {
+	for k := range seen {
+		if k != "preset" && k != "step" && k != "v" {
+			return false
+		}
+	}
+	return true
+}
+
+// set applies one decoded parameter.
+func (st *LinkState) set(key, val string) error {
+	if f, ok := fieldByKey(key); ok {
+		if err := f.set(&st.Config, val); err != nil {
+			return fmt.Errorf("parameter %s=%q: %v", key, clip(val), err)
+		}
+		return nil
+	}
+	switch key {
+	case "preset":
+		if _, ok := engine.PresetBySlug(val); !ok {
+			return fmt.Errorf("unknown preset %q", clip(val))
+		}
+		st.Preset = val
+	case "step":
+		n, err := linkInt(val)
+		if err != nil {
+			return fmt.Errorf("parameter step=%q: %v", clip(val), err)
+		}
+		st.Step = n
+	case "embed":
+		st.View.Embed = val == "1"
+	case "ro":
+		st.View.ReadOnly = val == "1"
+	case "compare":
+		st.View.Compare = val == "1"
+	case "op":
+		if len(st.Ops) >= MaxLinkOps {
+			return fmt.Errorf("the link has more than %d requests: at most %d fit in a link", MaxLinkOps, MaxLinkOps)
+		}
+		op, err := decodeOp(val)
+		if err != nil {
+			return fmt.Errorf("request %d in the link: %v", len(st.Ops)+1, err)
+		}
+		st.Ops = append(st.Ops, op)
+	default:
+		return fmt.Errorf("unknown parameter %q", clip(key))
+	}
+	return nil
+}
+
+// linkInt reads a link's plain whole number.
+func linkInt(val string) (int, error) {
+	n, err := strconv.Atoi(val)
+	if err != nil || n < 0 || len(val) > 10 {
+		return 0, errors.New("must be a whole number")
+	}
+	return n, nil
+}
+
+// clip shortens hostile text before it is shown in a banner.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+func TestNewSessionShowsTheDemoLeak(t *testing.T) {
+	s := NewSession()
+	r, ok := s.eng.LastResponse()
+	require.True(t, ok)
+	assert.Equal(t, 200, r.Status)
+	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", r.Verdict())
+	assert.Equal(t, "B", s.tenant, "the form is ready to repeat tenant B's request")
+	assert.Equal(t, "12", s.text[PromptTokens])
+}
+
+func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.SetMode(engine.Fixed))
+	r, _ := s.eng.LastResponse()
+	assert.Equal(t, 400, r.Status)
+	assert.Equal(t, "request rejected (context length exceeds KV pool capacity)", r.Reason)
+	assert.Equal(t, 0, r.Allocated)
+	assert.Len(t, s.ops, 2)
+}
+
+// Bad input in any number field shows a message and changes nothing.
+func TestBadNumbersChangeNothing(t *testing.T) {
+	for _, field := range []Field{Context, Pool, PageSize, SlotPages} {
+		for _, in := range []string{"-5", "abc", "0", "99999999999999999999", "1e9", "5000000"} {
+			s := NewSession()
+			before, ops := s.eng, len(s.ops)
+			cfg := s.cfg
+			err := s.SetNumber(field, in)
+			if field == Context && in == "5000000" {
+				require.NoError(t, err, "5,000,000 is a valid context")
+				continue
+			}
+			require.Error(t, err, "%s=%s", field, in)
+			assert.NotEmpty(t, s.errs[field], "%s=%s", field, in)
+			assert.Same(t, before, s.eng, "%s=%s rebuilt the engine", field, in)
+			assert.Equal(t, cfg, s.cfg)
+			assert.Len(t, s.ops, ops)
+			assert.Equal(t, in, s.text[field], "the field keeps what was typed")
+		}
+	}
+}
+
+func TestGoodNumberRebuildsAndClearsTheError(t *testing.T) {
+	s := NewSession()
+	require.Error(t, s.SetNumber(Pool, "abc"))
+	require.NoError(t, s.SetNumber(Pool, "16"))
+	assert.Empty(t, s.errs[Pool])
+	assert.Equal(t, 16, s.cfg.PoolTokens)
+	assert.Equal(t, "", s.preset, "edited settings are no longer the preset")
+	r, _ := s.eng.LastResponse()
+	assert.Equal(t, 200, r.Status)
+	assert.False(t, r.Leaked(), "12 tokens now fit a 16-token pool")
+	require.NoError(t, s.SetNumber(Pool, "681,280"))
+	assert.Equal(t, "681,280", s.text[Pool])
+}
+
+func TestSendValidatesTheForm(t *testing.T) {
+	cases := []struct {
+		name, tokens, secret, tenant string
+		field                        Field
+	}{
+		{"zero tokens", "0", "x", "B", PromptTokens},
+		{"words", "abc", "x", "B", PromptTokens},
+		{"huge", "99999999999", "x", "B", PromptTokens},
+		{"control char", "5", "a\x00b", "B", Secret},
+		{"long secret", "5", string(make([]byte, 300)), "B", Secret},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewSession()
+			events := len(s.eng.Events())
+			s.text[PromptTokens], s.text[Secret], s.tenant = c.tokens, c.secret, c.tenant
+			require.Error(t, s.Send())
+			assert.NotEmpty(t, s.errs[c.field])
+			assert.Len(t, s.eng.Events(), events)
+			assert.Len(t, s.ops, 2)
+		})
+	}
+}
+
+func TestSendEndsEarly(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("abort-one-half"))
+	s.tenant, s.text[PromptTokens], s.end = "C", "4", "cancel:"+string(engine.StagePrefillForward)
+	require.NoError(t, s.Send())
+	r, _ := s.eng.LastResponse()
+	assert.Equal(t, engine.StateAborted, r.State)
+	assert.Len(t, s.eng.Lingering(), 2)
+
+	require.NoError(t, s.Settle(r.Request, engine.OutcomeTimeout))
+	assert.Len(t, s.eng.Lingering(), 1)
+	require.Error(t, s.Settle(r.Request, engine.OutcomeTimeout), "settled already")
+
+	s.end = EndFail
+	require.NoError(t, s.Send())
+	r, _ = s.eng.LastResponse()
+	assert.Equal(t, 500, r.Status)
+}
+
+func TestChangingPolicyDropsSettlesThatNoLongerApply(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("abort-one-half"))
+	require.NoError(t, s.Settle(1, engine.OutcomeDrained))
+	require.NoError(t, s.SetCancel(engine.CancelBoth))
+	assert.Len(t, s.ops, 2)
+	assert.Contains(t, s.notice, "1 operation no longer apply")
+}
+
+func TestTenants(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.AddTenant())
+	assert.Equal(t, "D", s.tenant)
+	require.NoError(t, rename(s, "  Acme Corp "))
+	assert.Equal(t, []string{"A", "B", "C", "Acme Corp"}, s.tenants)
+	assert.Error(t, rename(s, "A"), "duplicate")
+	assert.Error(t, rename(s, ""))
+	assert.Error(t, rename(s, "a-name-that-is-much-too-long-for-a-tenant"))
+	assert.NotEmpty(t, s.errs[TenantName])
+	assert.Error(t, s.SelectTenant("nobody"))
+	require.NoError(t, s.SelectTenant("A"))
+}
+
+func TestStepZoomAndReset(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.SelectStep(4))
+	p, err := s.Snapshot().Page(0)
+	require.NoError(t, err)
+	assert.Equal(t, engine.PageAllocated, p.State, "after step 4 r1 holds page 0")
+	assert.Error(t, s.SelectStep(-1))
+	assert.Error(t, s.SelectStep(999))
+	assert.Error(t, s.Zoom(5, 2))
+	assert.Error(t, s.Zoom(0, 8))
+	require.NoError(t, s.Zoom(2, 5))
+	s.Reset()
+	assert.Empty(t, s.ops)
+	assert.Empty(t, s.eng.Events())
+	assert.Equal(t, 0, s.zoomFirst)
+	assert.Equal(t, 7, s.zoomLast)
+}
+
+func TestLoadPresetRejectsUnknown(t *testing.T) {
+	s := NewSession()
+	assert.Error(t, s.LoadPreset("nope"))
+	assert.Equal(t, "demo", s.preset)
+}
+
+// rename types name into the rename field and presses Rename.
+func rename(s *Session, name string) error {
+	if err := s.SetText(TenantName, name); err != nil {
+		return err
+	}
+	return s.Rename()
+}

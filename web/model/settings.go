@@ -1,0 +1,87 @@
+package model
+
+import (
+	"fmt"
+
+	"kvleak/engine"
+)
+
+// SetNumber applies a typed number to a numeric field. A setting rebuilds
+// the run under the new configuration; the prompt length is only stored
+// (Send checks it again, with the engine's bounds). Bad input leaves the
+// simulation exactly as it was and explains itself beside the field.
+func (s *Session) SetNumber(f Field, text string) error {
+	if f.Kind() != KindNumber {
+		return fmt.Errorf("%s is not a number field", f)
+	}
+	s.text[f.index()] = text
+	n, err := ParseCount(text)
+	if f == PromptTokens {
+		s.errs[f.index()] = ""
+		if err != nil {
+			s.errs[f.index()] = "prompt length: " + err.Error()
+		}
+		return err
+	}
+	if err == nil {
+		cfg := s.cfg
+		*f.spec().num(&cfg) = n
+		if err = s.applyConfig(f, cfg); err == nil {
+			s.text[f.index()] = engine.Thousands(int64(n))
+			return nil
+		}
+	}
+	s.errs[f.index()] = err.Error()
+	return err
+}
+
+// SetChoice applies one of a choice setting's options.
+func (s *Session) SetChoice(f Field, value string) error {
+	sp := f.spec()
+	if sp.choice == nil {
+		return fmt.Errorf("%s is not a choice setting", f)
+	}
+	cfg := s.cfg
+	*sp.choice(&cfg) = value
+	err := s.applyConfig(f, cfg)
+	if err == nil {
+		s.text[f.index()] = value
+	}
+	return err
+}
+
+// SetFlag turns an on/off setting on or off.
+func (s *Session) SetFlag(f Field, on bool) error {
+	sp := f.spec()
+	if sp.flag == nil {
+		return fmt.Errorf("%s is not an on/off setting", f)
+	}
+	cfg := s.cfg
+	*sp.flag(&cfg) = on
+	err := s.applyConfig(f, cfg)
+	if err == nil {
+		s.text[f.index()] = f.value(cfg)
+	}
+	return err
+}
+
+// SetMode picks the admission door.
+func (s *Session) SetMode(m engine.Mode) error { return s.SetChoice(Mode, string(m)) }
+
+// SetCancel picks the router's policy on a client abort.
+func (s *Session) SetCancel(c engine.CancelPolicy) error { return s.SetChoice(Cancel, string(c)) }
+
+// SetScrub turns scrub-on-free on or off.
+func (s *Session) SetScrub(on bool) error { return s.SetFlag(Scrub, on) }
+
+// applyConfig replays the run under cfg, or says why cfg is refused.
+func (s *Session) applyConfig(f Field, cfg engine.Config) error {
+	if err := cfg.Validate(); err != nil {
+		s.errs[f.index()] = err.Error()
+		return err
+	}
+	s.errs[f.index()] = ""
+	s.preset = ""
+	s.rebuild(cfg, s.ops)
+	return nil
+}

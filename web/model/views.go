@@ -1,0 +1,166 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+
+	"kvleak/engine"
+)
+
+// ResponseView is the response panel: the newest response at the selected
+// step, in words. Every value comes from the engine.
+type ResponseView struct {
+	Sent     bool   // a response exists at this step
+	Status   string // "200", or "—" before any request
+	Who      string // " to tenant B (request r2, 12 tokens)"
+	Verdict  string
+	Announce string // the sentence the status region reads out
+	Tone     string // leak, wrong, ok or refused: how the verdict is marked
+	Reason   string // the error body of a non-200
+	Body     []SegmentView
+}
+
+// SegmentView is a run of pages of a response body from one writer.
+type SegmentView struct {
+	Pages  string // "pages 1-7"
+	Who    string // "tenant A · r1"
+	Text   string // what each page holds, ×n
+	Leaked bool
+}
+
+// Response is the response panel's view at the selected step.
+func (s *Session) Response() ResponseView {
+	r, ok := s.LastResponse()
+	if !ok {
+		return ResponseView{Status: "—", Verdict: "No request sent yet."}
+	}
+	v := ResponseView{
+		Sent: true, Status: strconv.Itoa(r.Status), Verdict: r.Verdict(), Announce: r.Announcement(), Reason: r.Reason,
+		Who: fmt.Sprintf(" to tenant %s (request r%d, %s tokens)", r.Tenant, r.Request, engine.Thousands(int64(r.Tokens))),
+	}
+	switch {
+	case r.Leaked():
+		v.Tone = "leak"
+	case r.WrongStatus:
+		v.Tone = "wrong"
+	case r.Status == 200:
+		v.Tone = "ok"
+	default:
+		v.Tone = "refused"
+	}
+	for _, seg := range r.Body {
+		v.Body = append(v.Body, segmentView(seg, r.Request))
+	}
+	return v
+}
+
+func segmentView(s engine.Segment, self int) SegmentView {
+	n := s.Pages.Len()
+	who := "zeroed page"
+	switch {
+	case s.Writer == self:
+		who = fmt.Sprintf("tenant %s · this request (r%d)", s.Tenant, s.Writer)
+	case s.Writer != 0:
+		who = fmt.Sprintf("tenant %s · r%d", s.Tenant, s.Writer)
+	}
+	return SegmentView{Pages: fmt.Sprintf("%s %s", plural(n, "page", "pages"), s.Pages), Who: who, Text: segmentText(s.Text, n), Leaked: s.Leaked}
+}
+
+func segmentText(text string, n int) string {
+	if n == 1 {
+		return text
+	}
+	return fmt.Sprintf("%s  ×%s", text, engine.Thousands(int64(n)))
+}
+
+// MetricRow is one labelled counter.
+type MetricRow struct{ Key, Label, Value string }
+
+// MetricsView is the metrics panel: the capacity check and the counters.
+type MetricsView struct {
+	Capacity string
+	Short    bool // the advertised context is not backed by the pool
+	Rows     []MetricRow
+}
+
+// Metrics is the metrics panel's view of the run.
+func (s *Session) Metrics() MetricsView {
+	c := s.cfg.Capacity()
+	return MetricsView{Capacity: "Capacity check: " + c.String(), Short: !c.Backed, Rows: metricRows(s.eng.Metrics())}
+}
+
+// metricRows lists the engine's counters in reading order.
+func metricRows(m engine.Metrics) []MetricRow {
+	n := func(v int) string { return engine.Thousands(int64(v)) }
+	return []MetricRow{
+		{"responses", "Responses", n(m.Responses)},
+		{"leaked-responses", "Leaked responses", n(m.LeakedResponses)},
+		{"leaked-pages", "Leaked pages", n(m.LeakedPages)},
+		{"wrong-status", "200s for rejected requests", n(m.WrongStatus)},
+		{"finished", "Finished", n(m.Finished)},
+		{"rejected", "Rejected", n(m.Rejected)},
+		{"aborted", "Aborted", n(m.Aborted)},
+		{"errored", "Errored", n(m.Errored)},
+		{"pages-allocated", "Pages allocated", n(m.PagesAllocated)},
+		{"pages-free", "Pages free", n(m.PagesFree)},
+		{"pages-stale", "Pages stale", n(m.PagesStale)},
+		{"pages-lingering", "Pages lingering", n(m.PagesLingering)},
+		{"scrub-writes", "Scrub writes", n(m.ScrubWrites)},
+		{"scrub-bytes", "Scrub bytes", engine.Thousands(m.ScrubBytes)},
+		{"deferred-drained", "Deferred release: drained", n(m.DeferredRelease[engine.OutcomeDrained])},
+		{"deferred-timeout", "Deferred release: timeout", n(m.DeferredRelease[engine.OutcomeTimeout])},
+		{"deferred-error", "Deferred release: error", n(m.DeferredRelease[engine.OutcomeError])},
+	}
+}
+
+// Lingering is a request whose decode half still holds its pages.
+type Lingering struct {
+	Request int
+	Tenant  string
+}
+
+// Lingering lists the requests waiting for a deferred release to settle.
+func (s *Session) Lingering() []Lingering {
+	var out []Lingering
+	for _, id := range s.eng.Lingering() {
+		out = append(out, Lingering{id, s.eng.TenantOf(id)})
+	}
+	return out
+}
+
+// CompareView is the same requests through both doors.
+type CompareView struct {
+	Difference string
+	Sides      [2]SideView // vulnerable, fixed
+}
+
+// SideView is one door's result, with its pool as a mini grid.
+type SideView struct {
+	Title, Mode     string
+	Status, Verdict string
+	Totals          string
+	Grid            GridView
+}
+
+func buildCompare(cfg engine.Config, ops []engine.Op, tenants []string) (CompareView, error) {
+	c, err := engine.Compare(cfg, ops)
+	if err != nil {
+		return CompareView{}, err
+	}
+	v := CompareView{Difference: c.Difference}
+	titles := [2]string{"vulnerable door (pre-patch)", "fixed door (SGLang #38704)"}
+	for i, side := range []engine.Side{c.Vulnerable, c.Fixed} {
+		sv := SideView{Title: titles[i], Mode: string(side.Mode), Status: "—", Verdict: "No request yet.",
+			Totals: "Over the run: " + engine.Thousands(int64(side.Metrics.LeakedPages)) + " leaked pages in " +
+				engine.Thousands(int64(side.Metrics.LeakedResponses)) + " responses."}
+		if side.Last != nil {
+			sv.Status, sv.Verdict = strconv.Itoa(side.Last.Status), side.Last.Verdict()
+		}
+		snap := side.Snapshot
+		if sv.Grid, err = BuildGrid(snap, tenants, 0, snap.Pages()-1, nil, maxMiniCells); err != nil {
+			return CompareView{}, err
+		}
+		v.Sides[i] = sv
+	}
+	return v, nil
+}

@@ -1,0 +1,73 @@
+package web
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"kvleak/engine"
+	"kvleak/web/model"
+)
+
+// pageViews is what the page hands its children: the session's views at
+// this render. The costly ones come from the session's memo, so an
+// unchanged view is the same value and go-app leaves its component alone.
+type pageViews struct {
+	view       model.View
+	presetName string
+	fullQuery  string // the run's link without the embed keys
+	presets    model.PresetView
+	settings   []model.SettingView
+	notice     string
+	request    model.RequestView
+	links      shareLinks
+	response   model.ResponseView
+	step       int // the step on screen
+	steps      int
+	selected   int // the selected step, 0 for the latest
+	playing    bool
+	compare    model.CompareView
+	compareErr string
+	grid       model.GridView
+	gridErr    string
+	lingering  []model.Lingering
+	metrics    model.MetricsView
+	events     []engine.Event
+}
+
+// views reads the session's views. A panic here (a bug) is contained: the
+// crash banner shows and the page renders what it can.
+func (p *playground) views() (v pageViews) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.crash = crashDetails(fmt.Sprint(r), debug.Stack(), p.s)
+		}
+	}()
+	s := p.s
+	v.view = s.View()
+	v.presetName = s.PresetName()
+	v.fullQuery = s.Query(model.View{Compare: v.view.Compare})
+	v.presets, v.settings, v.notice = s.Presets(), s.Settings(), s.Notice()
+	v.request = s.Request()
+	v.links = shareLinks{Linkable: s.Linkable(), Query: v.fullQuery, EmbedQuery: s.Query(model.View{Embed: true})}
+	v.response = s.Response()
+	v.step, v.steps, v.selected, v.playing = s.Current(), s.Steps(), s.Step(), s.Playing()
+	if v.view.Compare {
+		var err error
+		if v.compare, err = s.Compare(); err != nil {
+			v.compareErr = err.Error()
+		}
+	}
+	cells := model.MaxGridCells
+	if p.narrow {
+		cells = model.MaxGridCellsNarrow
+	}
+	g, err := s.Grid(cells)
+	if err != nil {
+		v.gridErr = err.Error()
+	}
+	v.grid = g
+	v.lingering = s.Lingering()
+	v.metrics = s.Metrics()
+	v.events = s.Engine().Events()
+	return v
+}

@@ -1,0 +1,27 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// poolGrid is the grid's cells as one raw element (gridhtml.go). As its
+// own component it renders only when its cells or the focused cell change,
+// not when the details line above it does.
+type poolGrid struct {
+	app.Compo
+
+	IGrid  model.GridView
+	IFocus int
+}
+
+func newPoolGrid() *poolGrid { return &poolGrid{} }
+
+func (c *poolGrid) Grid(v model.GridView) *poolGrid { c.IGrid = v; return c }
+func (c *poolGrid) Focus(v int) *poolGrid           { c.IFocus = v; return c }
+
+func (c *poolGrid) Render() app.UI {
+	countRender("poolGrid")
+	return app.Raw(gridHTML(c.IGrid, c.IFocus))
+}

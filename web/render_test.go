@@ -1,0 +1,74 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/web/model"
+)
+
+func TestGridMove(t *testing.T) {
+	for _, c := range []struct {
+		key            string
+		i, n, cols, to int
+	}{
+		{"ArrowRight", 0, 8, 4, 1}, {"ArrowLeft", 0, 8, 4, 0}, {"ArrowDown", 1, 8, 4, 5},
+		{"ArrowDown", 5, 8, 4, 5}, {"ArrowUp", 5, 8, 4, 1}, {"Home", 5, 8, 4, 0},
+		{"End", 2, 8, 4, 7}, {"a", 2, 8, 4, 2}, {"ArrowDown", 0, 8, 0, 1},
+	} {
+		assert.Equal(t, c.to, gridMove(c.key, c.i, c.n, c.cols), "%+v", c)
+	}
+}
+
+func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	g, err := s.Grid(model.MaxGridCells)
+	require.NoError(t, err)
+	out := gridHTML(g, 3)
+	assert.Equal(t, model.MaxGridCells, strings.Count(out, `data-owner="`), "every cell carries data-owner, empty when none")
+	assert.Contains(t, out, `data-owner=""`)
+	assert.Equal(t, 1, strings.Count(out, `tabindex="0"`))
+	assert.Contains(t, out, `tabindex="0" data-idx="3"`)
+
+	s = model.NewSession()
+	typeRequest(t, s, "B", "3", `</button><script>alert(1)</script>`)
+	require.NoError(t, s.SetText(model.TenantName, `<img src=x onerror=alert(1)>"`))
+	require.NoError(t, s.Rename())
+	require.NoError(t, s.Send())
+	g, err = s.Grid(model.MaxGridCells)
+	require.NoError(t, err)
+	out = gridHTML(g, 0)
+	assert.NotContains(t, out, "<img")
+	assert.NotContains(t, out, "<script")
+	assert.Contains(t, out, "&lt;img src=x onerror=alert(1)&gt;&#34;")
+	assert.Contains(t, out, "&lt;/button&gt;&lt;script&gt;")
+}
+
+func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
+	s := model.NewSession()
+	s.Reset()
+	typeRequest(t, s, "B", "3", "y")
+	require.NoError(t, s.SetText(model.TenantName, `<i>x</i>`))
+	require.NoError(t, s.Rename())
+	require.NoError(t, s.Send())
+	evs := s.Engine().Events()
+	out := logBlockHTML(evs, 2)
+	assert.True(t, strings.HasPrefix(out, `<ol class="log-block" start="1" aria-label="Events 1–`+strconv.Itoa(len(evs))+`">`), out)
+	assert.Equal(t, len(evs), strings.Count(out, `<li `))
+	assert.NotContains(t, out, "<i>")
+	assert.Contains(t, out, "&lt;i&gt;x&lt;/i&gt;")
+	assert.Contains(t, out, `data-step="2" aria-pressed="true"`)
+	assert.Equal(t, 1, strings.Count(out, `aria-pressed="true"`))
+	assert.Equal(t, 1, strings.Count(out, ` selected"`))
+	assert.Contains(t, out, `data-stage="decode.prealloc"`)
+
+	later := logBlockHTML(evs[3:5], 0)
+	assert.True(t, strings.HasPrefix(later, `<ol class="log-block" start="4" aria-label="Events 4–5">`), later)
+	assert.NotContains(t, later, `aria-pressed="true"`)
+	assert.Equal(t, `<ol class="log-block"></ol>`, logBlockHTML(nil, 0))
+}

@@ -1,0 +1,72 @@
+package web
+
+import (
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/web/model"
+)
+
+// mountedPage is the playground mounted in go-app's test engine, with the
+// context its handlers run in.
+type mountedPage struct {
+	*playground
+	ctx app.Context
+}
+
+// OnPreRender is the hook go-app calls natively, where OnMount is
+// browser-only: it hands the test the page's context.
+func (m *mountedPage) OnPreRender(ctx app.Context) { m.ctx = ctx }
+
+func mountPage(t *testing.T) (*mountedPage, app.TestEngine) {
+	t.Helper()
+	m := &mountedPage{playground: newPlayground()}
+	e := app.NewTestEngine()
+	require.NoError(t, e.Load(m))
+	e.ConsumeAll()
+	return m, e
+}
+
+// rendersOf counts the components rendered while do runs on the page.
+func rendersOf(t *testing.T, m *mountedPage, e app.TestEngine, do func(ctx app.Context)) map[string]int {
+	t.Helper()
+	renders = map[string]int{}
+	defer func() { renders = nil }()
+	m.ctx.Dispatch(do)
+	e.ConsumeAll()
+	return renders
+}
+
+// A Send renders the components whose inputs it changed and leaves the
+// others alone: go-app compares a child's exported fields, and the views
+// the page hands down keep their identity while unchanged.
+func TestSendRendersOnlyWhatChanged(t *testing.T) {
+	m, e := mountPage(t)
+	require.NoError(t, m.s.SetText(model.PromptTokens, "3"))
+	rendersOf(t, m, e, m.onSend) // the run leaves its preset: the picker says so
+	got := rendersOf(t, m, e, m.onSend)
+	t.Logf("components rendered by a Send: %v", got)
+	assert.Equal(t, 1, got["playground"], "the page renders once")
+	for _, changed := range []string{"responsePanel", "stepper", "poolView", "poolGrid", "metricsPanel", "eventLog", "sharePanel"} {
+		assert.Equal(t, 1, got[changed], "%s shows the new response", changed)
+	}
+	for _, same := range []string{"intro", "settingsForm", "requestForm"} {
+		assert.Zero(t, got[same], "%s did not change", same)
+	}
+}
+
+// Stepping changes the step's views only: the settings, the request form
+// and the counters are not rendered again.
+func TestStepRendersOnlyWhatChanged(t *testing.T) {
+	m, e := mountPage(t)
+	got := rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, 1) })
+	for _, changed := range []string{"responsePanel", "stepper", "poolView", "poolGrid", "eventLog"} {
+		assert.Equal(t, 1, got[changed], "%s shows the step", changed)
+	}
+	for _, same := range []string{"intro", "settingsForm", "requestForm", "metricsPanel"} {
+		assert.Zero(t, got[same], "%s did not change", same)
+	}
+}

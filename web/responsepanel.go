@@ -1,0 +1,58 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// responsePanel shows the newest response at the selected step: status,
+// verdict and a body whose every part names the page and tenant it came
+// from. The verdict is also announced through a status region.
+type responsePanel struct {
+	app.Compo
+
+	IResponse model.ResponseView
+}
+
+func newResponsePanel() *responsePanel { return &responsePanel{} }
+
+func (c *responsePanel) Response(v model.ResponseView) *responsePanel { c.IResponse = v; return c }
+
+func (c *responsePanel) Render() app.UI {
+	countRender("responsePanel")
+	r := c.IResponse
+	cls := "verdict"
+	if r.Tone != "" {
+		cls += " verdict-" + r.Tone
+	}
+	return app.Section().Class("panel response").Aria("labelledby", "response-h").Body(
+		app.H2().ID("response-h").Text("Last response"),
+		app.P().Class("status-line").Body(
+			app.Span().Text("HTTP "),
+			app.Output().ID("status").Class("status").Text(r.Status),
+			app.If(r.Sent, func() app.UI { return app.Span().Class("status-who").Text(r.Who) }),
+		),
+		app.P().ID("verdict").Class(cls).Text(r.Verdict),
+		app.Div().ID("announce").Class("visually-hidden").Role("status").Aria("live", "polite").Text(r.Announce),
+		app.If(r.Reason != "", func() app.UI {
+			return app.P().Class("reason").Body(app.Text("Error body: "), app.Code().Text(r.Reason))
+		}),
+		app.Ol().ID("response").Class("body").Aria("label", "Response body, by page").Body(
+			app.Range(r.Body).Slice(func(i int) app.UI { return segmentItem(r.Body[i]) }),
+		),
+	)
+}
+
+func segmentItem(s model.SegmentView) app.UI {
+	cls := "seg"
+	if s.Leaked {
+		cls += " seg-leaked"
+	}
+	return app.Li().Class(cls).Body(
+		app.Span().Class("seg-pages").Text(s.Pages),
+		app.Span().Class("seg-who").Text(s.Who),
+		app.If(s.Leaked, func() app.UI { return app.Strong().Class("seg-flag").Text("⚠ LEAKED") }),
+		app.Code().Class("seg-text").Text(s.Text),
+	)
+}

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine"
+	"kvleak/web/model"
+)
+
+// shareLinks is what the share panel needs to know of the run's link.
+type shareLinks struct {
+	Linkable   bool   // the run fits in a link
+	Query      string // the run's permalink query
+	EmbedQuery string // the same with embed=1
+}
+
+// sharePanel copies a link, makes an embed snippet, exports and imports a
+// run. What it shows of its last action (the link, the snippet, a message)
+// is its own state.
+type sharePanel struct {
+	app.Compo
+
+	ILinks shareLinks
+
+	link    string
+	snippet string
+	msg     string
+	err     bool
+
+	export   func() (runExport, error)
+	onImport func(ctx app.Context, data []byte) (ops int, err error)
+}
+
+func newSharePanel() *sharePanel { return &sharePanel{} }
+
+func (c *sharePanel) Links(v shareLinks) *sharePanel { c.ILinks = v; return c }
+
+// OnExport gives the run to download.
+func (c *sharePanel) OnExport(fn func() (runExport, error)) *sharePanel { c.export = fn; return c }
+
+// OnImport loads a file's run and returns its length in operations; an
+// error says why nothing changed.
+func (c *sharePanel) OnImport(fn func(app.Context, []byte) (int, error)) *sharePanel {
+	c.onImport = fn
+	return c
+}
+
+// tooLongMsg explains why a long run has no permalink.
+var tooLongMsg = fmt.Sprintf("This run has more than %d requests or %s bytes of state, too much for a link: use Export JSON to share it.",
+	model.MaxLinkOps, engine.Thousands(model.MaxQueryBytes))
+
+func (c *sharePanel) Render() app.UI {
+	countRender("sharePanel")
+	return app.Section().Class("panel").Aria("labelledby", "share-h").Body(
+		app.H2().ID("share-h").Text("Share and save"),
+		app.Div().Class("row wrap").Body(
+			app.Button().ID("copy-link").Type("button").Class("secondary").Text("Copy link").
+				Title("Copy a link that replays this run").OnClick(safe(c.onCopyLink)),
+			app.Button().ID("embed").Type("button").Class("secondary").Text("Embed").
+				Title("Get an <iframe> snippet for your docs").OnClick(safe(c.onEmbed)),
+			app.Button().ID("export").Type("button").Class("secondary").Text("Export JSON").OnClick(safe(c.onExport)),
+			app.Label().For("import").Class("button secondary").Text("Import JSON"),
+			app.Input().Type("file").ID("import").Class("visually-hidden").Accept("application/json,.json").OnChange(safe(c.onImportFile)),
+		),
+		app.If(!c.ILinks.Linkable, func() app.UI {
+			return app.P().ID("link-too-long").Class("notice").Text(tooLongMsg)
+		}),
+		app.If(c.link != "", func() app.UI {
+			return app.Div().Class("field").Body(
+				app.Label().For("share-url").Text("Link to this run"),
+				app.Input().Type("text").ID("share-url").ReadOnly(true).Value(c.link),
+			)
+		}),
+		app.If(c.snippet != "", func() app.UI {
+			return app.Div().Class("field").Body(
+				app.Label().For("embed-snippet").Text("Embed snippet"),
+				app.Textarea().ID("embed-snippet").ReadOnly(true).Rows(4).Text(c.snippet),
+			)
+		}),
+		app.If(c.msg != "", func() app.UI {
+			cls := "hint"
+			if c.err {
+				cls = "field-error"
+			}
+			return app.P().ID("share-msg").Class(cls).Role("status").Text(c.msg)
+		}),
+	)
+}
+
+func (c *sharePanel) say(msg string, isErr bool) { c.msg, c.err = msg, isErr }
+
+// absolute is a link to this page with query q.
+func absolute(ctx app.Context, q string) string {
+	u := ctx.Page().URL()
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: q}).String()
+}
+
+func (c *sharePanel) onCopyLink(ctx app.Context, e app.Event) {
+	if !c.ILinks.Linkable {
+		c.link = ""
+		c.say(tooLongMsg, true)
+		return
+	}
+	c.link = absolute(ctx, c.ILinks.Query)
+	c.say("Link ready below.", false)
+	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
+		clip.Call("writeText", c.link)
+		c.say("Link copied to the clipboard.", false)
+	}
+}
+
+func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
+	if !c.ILinks.Linkable {
+		c.snippet = ""
+		c.say(tooLongMsg, true)
+		return
+	}
+	c.snippet = fmt.Sprintf(`<iframe src=%q title="KV-cache leak playground" width="100%%" height="720" style="border:0" loading="lazy"></iframe>`,
+		absolute(ctx, c.ILinks.EmbedQuery))
+	c.say("Paste the snippet into your page; it posts its height as {type: \""+heightMessage+"\", height}.", false)
+}
