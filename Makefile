@@ -34,6 +34,14 @@ build/wasm.mod: go.mod go.sum $(SLIM_SRC)
 build/app.wasm: $(WASM_SRC) build/wasm.mod
 	GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath -ldflags="-s -w" -o $@ ./wasm
 
+# The browser tests' second site: the same app built with -tags testhooks
+# (web/hooks_testhooks.go: a panic trigger, render counts), never shipped.
+build/app-testhooks.wasm: $(WASM_SRC) build/wasm.mod
+	GOOS=js GOARCH=wasm $(GO) build -tags testhooks -modfile build/wasm.mod -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+build/site-testhooks/index.html: build/app-testhooks.wasm $(STATIC) $(GEN_SRC) $(WASM_SRC)
+	$(GO) run -trimpath ./cmd/gensite -out build/site-testhooks -wasm build/app-testhooks.wasm -static static -br-large-q 1
+
 # Holds the flags of the last site build; rewritten only when they change,
 # so a new SITE_PREFIX, SITE_DOMAIN or BROTLI_Q rebuilds the site and the same ones don't.
 SITE_FLAGS := -prefix '$(SITE_PREFIX)' -domain '$(SITE_DOMAIN)' -br-large-q $(BROTLI_Q)
@@ -54,9 +62,10 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-test: site node_modules/axe-core/axe.min.js
+test: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./web/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) vet -tags testhooks ./web/...
 	$(GO) test -timeout 20m ./...
 
 # 2,000 requests at concurrency 32 for index.html and the wasm (br) against

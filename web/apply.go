@@ -14,6 +14,7 @@ import (
 func (p *playground) apply(ctx app.Context, change func(*model.Session) error) error {
 	defer p.contain(ctx)
 	p.s.Pause()
+	testPanic("apply")
 	err := change(p.s)
 	p.writeURL(ctx)
 	return err

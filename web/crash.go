@@ -42,6 +42,7 @@ func crashDetails(panicText string, stack []byte, s *model.Session) string {
 func safe(h app.EventHandler) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		defer reportPanic(ctx)
+		testPanic("handler")
 		h(ctx, e)
 	}
 }

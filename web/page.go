@@ -14,10 +14,11 @@ type playground struct {
 	app.Compo
 
 	s      *model.Session
-	ready  bool   // the wasm runs: until then the prerendered page shows
-	narrow bool   // a phone-sized viewport: a smaller grid
-	banner string // why a link could not be opened
-	crash  string // the details of a recovered panic (crash.go)
+	ready  bool      // the wasm runs: until then the prerendered page shows
+	narrow bool      // a phone-sized viewport: a smaller grid
+	banner string    // why a link could not be opened
+	crash  string    // the details of a recovered panic (crash.go)
+	last   pageViews // the views of the last render that worked
 	stops  []func()
 }
 
@@ -31,6 +32,7 @@ func newPlayground() *playground { return &playground{s: model.NewSession()} }
 func (p *playground) OnMount(ctx app.Context) {
 	defer p.contain(ctx)
 	ctx.Handle(crashAction, p.handleCrash)
+	p.installTestHooks(ctx)
 	p.ready = true
 	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
 }

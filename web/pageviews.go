@@ -35,14 +35,18 @@ type pageViews struct {
 }
 
 // views reads the session's views. A panic here (a bug) is contained: the
-// crash banner shows and the page renders what it can.
+// crash banner shows over the views of the last render that worked.
 func (p *playground) views() (v pageViews) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.crash = crashDetails(fmt.Sprint(r), debug.Stack(), p.s)
+			v = p.last
+			return
 		}
+		p.last = v
 	}()
 	s := p.s
+	testPanic("views")
 	v.view = s.View()
 	v.presetName = s.PresetName()
 	v.fullQuery = s.Query(model.View{Compare: v.view.Compare})

@@ -26,7 +26,7 @@ func cellInt(c app.Value, key string) int {
 }
 
 // onCellClick zooms into a range cell.
-func (c *poolView) onCellClick(ctx app.Context, e app.Event) {
+func (c *gridView) onCellClick(ctx app.Context, e app.Event) {
 	cell, ok := eventCell(e)
 	if !ok {
 		return
@@ -49,7 +49,7 @@ func (c *poolView) onCellClick(ctx app.Context, e app.Event) {
 // mouseover when a redraw replaces the cell under a resting pointer; that
 // is not the reader pointing anew, so a cell already described as it is
 // now (same page, same label) leaves the details to the focused cell.
-func (c *poolView) onCellDetail(ctx app.Context, e app.Event) {
+func (c *gridView) onCellDetail(ctx app.Context, e app.Event) {
 	cell, ok := eventCell(e)
 	if !ok {
 		c.hovered = ""
@@ -67,12 +67,12 @@ func (c *poolView) onCellDetail(ctx app.Context, e app.Event) {
 }
 
 // onGridLeave forgets the hovered cell: pointing at it again describes it.
-func (c *poolView) onGridLeave(ctx app.Context, e app.Event) {
+func (c *gridView) onGridLeave(ctx app.Context, e app.Event) {
 	c.hovered = ""
 	ctx.PreventUpdate()
 }
 
-func (c *poolView) onCellFocus(ctx app.Context, e app.Event) {
+func (c *gridView) onCellFocus(ctx app.Context, e app.Event) {
 	if cell, ok := eventCell(e); ok {
 		c.focus = cellInt(cell, "idx")
 		c.detail = cell.Call("getAttribute", "aria-label").String()
@@ -80,7 +80,7 @@ func (c *poolView) onCellFocus(ctx app.Context, e app.Event) {
 }
 
 // onCellKey moves the focus with the arrow keys, Home and End.
-func (c *poolView) onCellKey(ctx app.Context, e app.Event) {
+func (c *gridView) onCellKey(ctx app.Context, e app.Event) {
 	cell, ok := eventCell(e)
 	if !ok {
 		return
@@ -96,7 +96,7 @@ func (c *poolView) onCellKey(ctx app.Context, e app.Event) {
 }
 
 // focusCell moves the keyboard focus to cell i once the grid is rendered.
-func (c *poolView) focusCell(ctx app.Context, i int) {
+func (c *gridView) focusCell(ctx app.Context, i int) {
 	ctx.Defer(func(app.Context) {
 		el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(i)+"']")
 		if el.Truthy() {

@@ -8,9 +8,8 @@ import (
 	"kvleak/web/model"
 )
 
-// poolView shows the pool at the selected step as a grid, or as a table for
-// readers who prefer one. It owns the grid's pointer and keyboard state:
-// which cell is described, hovered and in the tab order (poolevents.go).
+// poolView shows the pool at the selected step as a grid (gridview.go), or
+// as a table for readers who prefer one.
 type poolView struct {
 	app.Compo
 
@@ -19,10 +18,7 @@ type poolView struct {
 	ISelected int // the selected step (0: the latest)
 	ICompare  bool
 
-	table   bool
-	detail  string // description of the focused or hovered cell
-	hovered string // the cell under the pointer as last described
-	focus   int    // the cell in the tab order
+	table bool
 
 	onZoom    func(ctx app.Context, first, last int)
 	onZoomOut func(ctx app.Context)
@@ -38,13 +34,6 @@ func (c *poolView) Compare(v bool) *poolView                        { c.ICompare
 func (c *poolView) OnZoom(fn func(app.Context, int, int)) *poolView { c.onZoom = fn; return c }
 func (c *poolView) OnZoomOut(fn func(app.Context)) *poolView        { c.onZoomOut = fn; return c }
 func (c *poolView) OnCompare(fn func(app.Context)) *poolView        { c.onCompare = fn; return c }
-
-// OnUpdate keeps the focused cell inside a grid that changed size.
-func (c *poolView) OnUpdate(ctx app.Context) {
-	if c.focus >= len(c.IGrid.Cells) {
-		c.focus = 0
-	}
-}
 
 func (c *poolView) Render() app.UI {
 	countRender("poolView")
@@ -67,7 +56,7 @@ func (c *poolView) Render() app.UI {
 	if c.table {
 		view = poolTable(g)
 	} else {
-		view = c.renderGrid()
+		view = newGridView().Grid(g).OnZoom(c.onZoom)
 	}
 	return app.Section().Class("panel").Aria("labelledby", "pool-h").Body(
 		app.H2().ID("pool-h").Text("KV pool"),
@@ -86,44 +75,6 @@ func (c *poolView) Render() app.UI {
 	)
 }
 
-// renderGrid is the legend, the grid and the details line. The grid's
-// events are handled here, on its wrapper, as they bubble up: one set of
-// listeners, and the grid component (poolgrid.go) renders only when its
-// cells or the focused cell change.
-func (c *poolView) renderGrid() app.UI {
-	return app.Div().Body(
-		legend(),
-		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
-		app.Div().Class("grid-wrap").
-			OnClick(safe(c.onCellClick)).OnKeyDown(safe(c.onCellKey)).On("focusin", safe(c.onCellFocus)).
-			OnMouseOver(safe(c.onCellDetail)).OnMouseLeave(safe(c.onGridLeave)).
-			Body(newPoolGrid().Grid(c.IGrid).Focus(c.focus)),
-		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(c.detail, "Point at, tap or focus a cell for its details.")),
-	)
-}
-
-func legend() app.UI {
-	item := func(state, mark, text string) app.UI {
-		return app.Li().Body(app.Span().Class("cell legend-cell state-"+state).Aria("hidden", "true").Text(mark), app.Text(" "+text))
-	}
-	return app.Ul().Class("legend").Aria("label", "Legend").Body(
-		item("free", "·", "free"),
-		item("allocated", "A", "allocated (letter: tenant)"),
-		item("stale", "A", "free but stale: still holds a tenant's KV"),
-		item("leaked", "A!", "LEAKED into the last response"),
-	)
-}
-
 func (c *poolView) onTable(ctx app.Context, e app.Event) { c.table = !c.table }
 
-func (c *poolView) onZoomOutClick(ctx app.Context, e app.Event) {
-	c.focus = 0
-	c.onZoomOut(ctx)
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
+func (c *poolView) onZoomOutClick(ctx app.Context, e app.Event) { c.onZoomOut(ctx) }

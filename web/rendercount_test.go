@@ -50,7 +50,7 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 	got := rendersOf(t, m, e, m.onSend)
 	t.Logf("components rendered by a Send: %v", got)
 	assert.Equal(t, 1, got["playground"], "the page renders once")
-	for _, changed := range []string{"responsePanel", "stepper", "poolView", "poolGrid", "metricsPanel", "eventLog", "sharePanel"} {
+	for _, changed := range []string{"responsePanel", "stepper", "poolView", "gridView", "poolGrid", "metricsPanel", "eventLog", "sharePanel"} {
 		assert.Equal(t, 1, got[changed], "%s shows the new response", changed)
 	}
 	for _, same := range []string{"intro", "settingsForm", "requestForm"} {
@@ -63,7 +63,7 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 func TestStepRendersOnlyWhatChanged(t *testing.T) {
 	m, e := mountPage(t)
 	got := rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, 1) })
-	for _, changed := range []string{"responsePanel", "stepper", "poolView", "poolGrid", "eventLog"} {
+	for _, changed := range []string{"responsePanel", "stepper", "poolView", "gridView", "poolGrid", "eventLog"} {
 		assert.Equal(t, 1, got[changed], "%s shows the step", changed)
 	}
 	for _, same := range []string{"intro", "settingsForm", "requestForm", "metricsPanel"} {

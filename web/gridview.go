@@ -1,0 +1,69 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// gridView is the pool as a grid of cells with a legend and a details
+// line. It owns the grid's pointer and keyboard state: which cell is
+// described, hovered and in the tab order (its events: poolevents.go). The
+// events are handled on the grid's wrapper as they bubble up: one set of
+// listeners, and the cells (poolgrid.go) render only when they or the
+// focused cell change, not when the details line does.
+type gridView struct {
+	app.Compo
+
+	IGrid model.GridView
+
+	detail  string // description of the focused or hovered cell
+	hovered string // the cell under the pointer as last described
+	focus   int    // the cell in the tab order
+
+	onZoom func(ctx app.Context, first, last int)
+}
+
+func newGridView() *gridView { return &gridView{} }
+
+func (c *gridView) Grid(v model.GridView) *gridView                 { c.IGrid = v; return c }
+func (c *gridView) OnZoom(fn func(app.Context, int, int)) *gridView { c.onZoom = fn; return c }
+
+// OnUpdate keeps the focused cell inside a grid that changed size.
+func (c *gridView) OnUpdate(ctx app.Context) {
+	if c.focus >= len(c.IGrid.Cells) {
+		c.focus = 0
+	}
+}
+
+func (c *gridView) Render() app.UI {
+	countRender("gridView")
+	return app.Div().Body(
+		legend(),
+		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
+		app.Div().Class("grid-wrap").
+			OnClick(safe(c.onCellClick)).OnKeyDown(safe(c.onCellKey)).On("focusin", safe(c.onCellFocus)).
+			OnMouseOver(safe(c.onCellDetail)).OnMouseLeave(safe(c.onGridLeave)).
+			Body(newPoolGrid().Grid(c.IGrid).Focus(c.focus)),
+		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(c.detail, "Point at, tap or focus a cell for its details.")),
+	)
+}
+
+func legend() app.UI {
+	item := func(state, mark, text string) app.UI {
+		return app.Li().Body(app.Span().Class("cell legend-cell state-"+state).Aria("hidden", "true").Text(mark), app.Text(" "+text))
+	}
+	return app.Ul().Class("legend").Aria("label", "Legend").Body(
+		item("free", "·", "free"),
+		item("allocated", "A", "allocated (letter: tenant)"),
+		item("stale", "A", "free but stale: still holds a tenant's KV"),
+		item("leaked", "A!", "LEAKED into the last response"),
+	)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

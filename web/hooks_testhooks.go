@@ -1,0 +1,42 @@
+//go:build testhooks
+
+package web
+
+import (
+	"encoding/json"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Test hooks, in the wasm the browser tests build with -tags testhooks and
+// never in the shipped one (a test checks its bytes):
+//
+//	kvleakTest.arm(where)  the next pass through `where` panics: "apply" (a
+//	                       change), "views" (a render), "handler" (a child's
+//	                       own event handler)
+//	kvleakTest.renders()   JSON of the components rendered since the last call
+var armed = map[string]bool{}
+
+// testPanic panics once where armed, to prove the panic is contained.
+func testPanic(where string) {
+	if armed[where] {
+		delete(armed, where)
+		panic("test hook: armed panic in " + where)
+	}
+}
+
+func (p *playground) installTestHooks(ctx app.Context) {
+	renders = map[string]int{}
+	hooks := app.Window().Get("Object").New()
+	hooks.Set("arm", app.FuncOf(func(this app.Value, args []app.Value) any {
+		where := args[0].String()
+		ctx.Dispatch(func(ctx app.Context) { armed[where] = true }) // on the UI goroutine
+		return nil
+	}))
+	hooks.Set("renders", app.FuncOf(func(this app.Value, args []app.Value) any {
+		data, _ := json.Marshal(renders)
+		renders = map[string]int{}
+		return string(data)
+	}))
+	app.Window().Set("kvleakTest", hooks)
+}
