@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
@@ -260,4 +261,11 @@ func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chro
 		t.Fatalf("starting %s: %v", exe, err)
 	}
 	return b
+}
+
+// assertShowsNow checks that s shows x, the grid included.
+func assertShowsNow(t *testing.T, s pageView, what string, x expectation) {
+	t.Helper()
+	assert.Equal(t, x, expectation{Status: s.Status, Verdict: s.Verdict, StepPos: s.StepPos, Pool: poolNotation(s.Cells),
+		Announce: x.Announce, Events: x.Events}, what)
 }
