@@ -100,8 +100,7 @@ func TestCopyLinkRoundTrips(t *testing.T) {
 	b.Do(chromedp.Click(chromedp.ID("copy-link")))
 	s := waitView(b, "#share-url", func(s pageView) bool { return s.ShareURL != "" })
 	assert.Equal(t, site+"?"+q, s.ShareURL, "the copied link is the page's permalink")
-	assert.Contains(t, []string{"Link copied to the clipboard.", "Link ready below."}, s.ShareMsg, "#share-msg says what happened")
-	t.Logf("#share-msg: %s", s.ShareMsg)
+	// #share-msg on each path: TestCopyLinkWithClipboard, TestCopyLinkWithoutClipboard.
 
 	tab := b.newTab()
 	tab.Open(s.ShareURL)
