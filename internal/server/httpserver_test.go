@@ -45,7 +45,7 @@ func TestSlowHeaderClientIsDroppedWhileOthersAreServed(t *testing.T) {
 
 	// The server hangs up (Go answers a half-read request with a bare 400
 	// and closes). The deadline only bounds a server that never does.
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(20 * time.Second)))
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(20*time.Second)))
 	got, err := io.ReadAll(conn)
 	var ne net.Error
 	if errors.As(err, &ne) {
