@@ -69,3 +69,9 @@ func TestPoolNotation(t *testing.T) {
 	assert.Equal(t, "", poolNotation(nil))
 	assert.Equal(t, "A+×3 .", canonicalPool(t, "A+×2 A+ ."))
 }
+
+// gridPool is #grid as it is now, in pool notation.
+func gridPool(b *browser) string {
+	b.t.Helper()
+	return poolNotation(evalJS[[]string](b, cellTokensJS))
+}

@@ -73,3 +73,7 @@ const (
 	demoVulnerableFinal = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
 	demoFixedFinal      = "Rejected with 400 before any page was allocated"
 )
+
+// glm-launch, then tenant A sends 1,000 tokens (TestRealScalePreset): A's
+// pages reuse freed ones, and the leak was the previous response's.
+var glmLaunchThenA1000 = stepSpan{Status: "200", Verdict: "OK: HTTP 200 with tenant A's own 1,000 pages", Pool: "A~×4 .×508"}
