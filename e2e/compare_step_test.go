@@ -4,31 +4,20 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kvleak/engine"
 )
-
-// demoDifference is the side-by-side verdict on the article's demo.
-const demoDifference = "vulnerable: 200 + 7 leaked pages; fixed: 400, nothing allocated"
 
 // TestSideBySide toggles the comparison of both doors, and opens it from a
 // link with compare=1.
 func TestSideBySide(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
-	p := mustPreset(t, "demo")
-	c, err := engine.Compare(p.Config, p.Ops)
-	require.NoError(t, err)
-	require.Equal(t, demoDifference, c.Difference, "the engine's comparison of the demo")
-
 	b.Open(site + "?" + demoQuery)
-	s := waitShows(b, "the demo", expectAt(t, p.Config, p.Ops, 0))
+	s := waitShows(b, "the demo", expectAt(t, "demo", 0))
 	assert.False(t, s.HasCompare, "no #compare until asked for")
 	assert.Equal(t, "false", run(b, chromedp.Evaluate[string](`document.getElementById("compare-toggle").getAttribute("aria-pressed")`)))
 
@@ -41,8 +30,8 @@ func TestSideBySide(t *testing.T) {
 		mode: e.dataset.mode, status: e.querySelector(".side-status").textContent.trim(),
 		verdict: e.querySelector(".side-verdict").textContent.trim()}))`))
 	assert.Equal(t, []map[string]string{
-		{"mode": "vulnerable", "status": "200", "verdict": c.Vulnerable.Last.Verdict()},
-		{"mode": "fixed", "status": "400", "verdict": c.Fixed.Last.Verdict()},
+		{"mode": "vulnerable", "status": "200", "verdict": demoVulnerableFinal},
+		{"mode": "fixed", "status": "400", "verdict": demoFixedFinal},
 	}, sides)
 
 	b.Do(chromedp.Click(chromedp.ID("compare-toggle")))
@@ -61,9 +50,9 @@ func TestStepThrough(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
-	latest := expectAt(t, p.Config, p.Ops, 0)
+	latest := expectAt(t, p.Slug, 0)
 	n := latest.Events
-	at := func(step int) expectation { return expectAt(t, p.Config, p.Ops, step) }
+	at := func(step int) expectation { return expectAt(t, p.Slug, step) }
 	stepLink := func(step int) string {
 		if step == n {
 			return "?" + demoQuery
@@ -105,57 +94,62 @@ func TestStepThrough(t *testing.T) {
 	s := waitShows(b, "'.' steps forward", at(n-2))
 	assert.Equal(t, stepLink(n-2), s.Search)
 
-	// A key typed into a field is text, not a shortcut.
+	// A key typed into a field is text, not a shortcut: once the barrier's
+	// later event shows, the key's effect would too.
 	b.Do(chromedp.Click(chromedp.ID("secret")), chromedp.KeyEvent(","))
-	assertStays(b, at(n-2).StepPos, 500*time.Millisecond)
+	barrier(b)
+	assertShowsNow(t, readView(b), "',' typed into #secret changes nothing", at(n-2))
 	blurAll(b)
 
-	// Play from step 1 (p) to the end: it advances and stops by itself.
+	// The player on virtual time: a step every 0.7 s, each state checked
+	// midway between two ticks, so no state can be missed or overtaken.
 	b.Do(chromedp.Click(chromedp.ID("step-back"))) // n-3
 	waitShows(b, "back to n-3", at(n-3))
 	blurAll(b)
+	pauseVirtualTime(b)
+	playing := func(want string, when string) {
+		t.Helper()
+		assert.Equal(t, want, readView(b).Playing, "#play aria-pressed %s", when)
+	}
+
+	// Play (p) from n-3 to the end: it advances and stops by itself.
 	b.Do(chromedp.KeyEvent("p"))
-	waitView(b, "playing", func(s pageView) bool { return s.Playing == "true" })
-	waitShows(b, "play advanced a step", at(n-2))
-	waitShows(b, "play reached the end", latest)
-	waitView(b, "play stopped at the end", func(s pageView) bool { return s.Playing == "false" })
+	advanceVirtualTime(b, 350)
+	playing("true", "after p")
+	assertShowsNow(t, readView(b), "0.35 s into play", at(n-3))
+	for i, step := range []int{n - 2, n - 1, n} {
+		advanceVirtualTime(b, 700)
+		assertShowsNow(t, readView(b), fmt.Sprintf("%.2f s into play", 0.35+0.7*float64(i+1)), at(step))
+	}
+	advanceVirtualTime(b, 700)
+	playing("false", "once play reached the end")
+	assertShowsNow(t, readView(b), "play stopped at the end", latest)
 
 	// Play from the latest step replays from step 1; pause stops it.
-	b.Do(chromedp.Click(chromedp.ID("play")))
-	waitView(b, "replay from the start", func(s pageView) bool { return s.Playing == "true" })
-	waitView(b, "play past step 2", func(s pageView) bool { return stepOf(s.StepPos) >= 3 })
-	b.Do(chromedp.Click(chromedp.ID("play")))
-	paused := waitView(b, "paused", func(s pageView) bool { return s.Playing == "false" })
+	b.Do(evalVoid(`document.getElementById("play").click()`)) // chromedp.Click polls with page timers
+	advanceVirtualTime(b, 350)
+	playing("true", "after Play at the end")
+	assertShowsNow(t, readView(b), "replay starts at step 1", at(1))
+	advanceVirtualTime(b, 700)
+	assertShowsNow(t, readView(b), "replay's next step", at(2))
+	b.Do(evalVoid(`document.getElementById("play").click()`))
+	advanceVirtualTime(b, 100)
+	playing("false", "after Pause")
 	assert.Equal(t, "Play", run(b, chromedp.Evaluate[string](`document.getElementById("play").textContent.trim()`)))
-	assertStays(b, paused.StepPos, 2*time.Second)
+	advanceVirtualTime(b, 3000)
+	assertShowsNow(t, readView(b), "3 s after Pause", at(2))
 
 	// p plays again and p pauses, from the keyboard.
 	blurAll(b)
 	b.Do(chromedp.KeyEvent("p"))
-	waitView(b, "playing again after p", func(s pageView) bool { return stepOf(s.StepPos) > stepOf(paused.StepPos) })
+	advanceVirtualTime(b, 1050)
+	playing("true", "after p")
+	assertShowsNow(t, readView(b), "1.05 s after p", at(3))
 	b.Do(chromedp.KeyEvent("p"))
-	paused = waitView(b, "paused by p", func(s pageView) bool { return s.Playing == "false" })
-	assertStays(b, paused.StepPos, 2*time.Second)
-}
-
-// stepOf reads N from "Step N of M".
-func stepOf(pos string) int {
-	var n, m int
-	if _, err := fmt.Sscanf(pos, "Step %d of %d", &n, &m); err != nil {
-		return -1
-	}
-	return n
-}
-
-// assertStays checks that #step-pos keeps its text for d: a paused player
-// does not advance (its pace is at most 1.5 s a step).
-func assertStays(b *browser, pos string, d time.Duration) {
-	b.t.Helper()
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if got := readView(b).StepPos; got != pos {
-			b.t.Fatalf("#step-pos moved from %q to %q while paused", pos, got)
-		}
-	}
+	advanceVirtualTime(b, 100)
+	playing("false", "after p again")
+	advanceVirtualTime(b, 3000)
+	assertShowsNow(t, readView(b), "3 s after p paused", at(3))
 }
 
 // TestReducedMotion asks for reduced motion: the page sees it, nothing
@@ -168,7 +162,7 @@ func TestReducedMotion(t *testing.T) {
 	})
 	require.NoError(t, err)
 	p := mustPreset(t, "demo")
-	latest := expectAt(t, p.Config, p.Ops, 0)
+	latest := expectAt(t, p.Slug, 0)
 
 	b.Open(site + "?" + demoQuery)
 	waitShows(b, "the demo", latest)
@@ -184,18 +178,24 @@ func TestReducedMotion(t *testing.T) {
 	noAnimations("at rest")
 
 	b.Do(chromedp.Click(chromedp.ID("step-back")))
-	waitShows(b, "a step back", expectAt(t, p.Config, p.Ops, latest.Events-1))
+	waitShows(b, "a step back", expectAt(t, p.Slug, latest.Events-1))
 	noAnimations("after a step")
 
-	// Play from two steps back: it advances at the slower, reduced pace.
+	// Play from two steps back: it advances at the reduced pace, 1.5 s a
+	// step, not 0.7 s. Virtual time makes that a count of steps.
 	b.Do(chromedp.Click(chromedp.ID("step-back")))
-	waitShows(b, "two steps back", expectAt(t, p.Config, p.Ops, latest.Events-2))
-	start := time.Now()
-	b.Do(chromedp.Click(chromedp.ID("play")))
-	waitShows(b, "play advances under reduced motion", expectAt(t, p.Config, p.Ops, latest.Events-1))
-	pace := time.Since(start)
+	waitShows(b, "two steps back", expectAt(t, "demo", latest.Events-2))
+	pauseVirtualTime(b)
+	b.Do(evalVoid(`document.getElementById("play").click()`)) // no chromedp.Click: it polls with page timers
+	advanceVirtualTime(b, 1000)
+	s := readView(b)
+	assert.Equal(t, "true", s.Playing, "playing after the click")
+	assertShowsNow(t, s, "1 s into play: still two steps back", expectAt(t, "demo", latest.Events-2))
+	advanceVirtualTime(b, 1000)
+	assertShowsNow(t, readView(b), "2 s into play: one step on", expectAt(t, "demo", latest.Events-1))
 	noAnimations("while playing")
-	assert.GreaterOrEqual(t, pace, 1200*time.Millisecond, "a step under reduced motion takes the slower pace (1.5 s, not 0.7 s)")
-	waitShows(b, "play reaches the end", latest)
-	waitView(b, "play stopped at the end", func(s pageView) bool { return s.Playing == "false" })
+	advanceVirtualTime(b, 3000)
+	s = readView(b)
+	assertShowsNow(t, s, "5 s into play: the end", latest)
+	assert.Equal(t, "false", s.Playing, "play stopped at the end")
 }

@@ -29,7 +29,7 @@ func TestExportImport(t *testing.T) {
 	require.NoError(t, err)
 
 	p := mustPreset(t, "demo")
-	want := expectAt(t, p.Config, p.Ops, 0)
+	want := expectAt(t, p.Slug, 0)
 	b.Open(site + "?" + demoQuery)
 	waitShows(b, "the demo", want)
 
@@ -61,7 +61,7 @@ func TestExportImport(t *testing.T) {
 	// Import it over another scenario: the demo's state comes back.
 	b.Do(chromedp.SetValue(chromedp.ID("preset"), "demo-fixed"))
 	fixed := mustPreset(t, "demo-fixed")
-	waitShows(b, "the fixed door's demo", expectAt(t, fixed.Config, fixed.Ops, 0))
+	waitShows(b, "the fixed door's demo", expectAt(t, fixed.Slug, 0))
 	b.Do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{file}))
 	s = waitView(b, "the imported run", func(s pageView) bool {
 		return strings.HasPrefix(s.ShareMsg, "Loaded") && s.Status == want.Status && s.Verdict == want.Verdict && s.StepPos == want.StepPos

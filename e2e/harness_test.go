@@ -27,13 +27,26 @@ func TestHarnessRecordsProblems(t *testing.T) {
 
 	b := newBrowser(t)
 	b.Allow(".") // recorded, but this test must not fail for them
-	b.Do(chromedp.Navigate(srv.URL), chromedp.Sleep(500*time.Millisecond))
+	b.Do(chromedp.Navigate(srv.URL))
 
-	b.mu.Lock()
-	all := strings.Join(b.problems, "\n")
-	b.mu.Unlock()
-	assert.Contains(t, all, "console.error: boom 42")
-	assert.Contains(t, all, "uncaught exception")
-	assert.Contains(t, all, "kaboom")
-	assert.Contains(t, all, "404", "failed resource load from the browser log")
+	// Each kind arrives as its own asynchronous event: wait for all of them.
+	want := []string{"console.error: boom 42", "uncaught exception", "kaboom", "404"}
+	recorded := func() string {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return strings.Join(b.problems, "\n")
+	}
+	assert.Eventually(t, func() bool {
+		all := recorded()
+		for _, w := range want {
+			if !strings.Contains(all, w) {
+				return false
+			}
+		}
+		return true
+	}, uiTimeout, 20*time.Millisecond, "recorded problems; the 404 is a failed resource load from the browser log")
+	all := recorded()
+	for _, w := range want {
+		assert.Contains(t, all, w)
+	}
 }

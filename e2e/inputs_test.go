@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -149,23 +150,32 @@ func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
 	})
 }
 
-// Text that a browser would run if the page put it into HTML.
+// Text that a browser would turn into elements if the page put it into
+// HTML, even inside a quoted attribute. Each marks what it would make with
+// a pwn-* tag and a data-pwn attribute, which nothing else on the page has.
 const (
-	xssSecret = `<img src=x onerror=alert(1)>`
-	xssTenant = `<b>x</b>`
+	xssSecret = `"><img src=x onerror=alert(1) data-pwn=secret><pwn-secret></pwn-secret>`
+	xssTenant = `"><pwn-tenant data-pwn=tenant>x`
 )
 
-// TestUntrustedTextIsShownAsText sends markup as a request's content and as
-// a tenant's name: it must come back as the literal text, with no element
-// made from it and no dialog.
+// madeFromUntrustedJS lists every element of the document that only
+// untrusted text could have made.
+const madeFromUntrustedJS = `[...document.querySelectorAll("*")]
+	.filter(e => e.tagName.startsWith("PWN-") || e.hasAttribute("data-pwn"))
+	.map(e => e.outerHTML.slice(0, 80) + " in " + (e.parentElement ? e.parentElement.id || e.parentElement.className || e.parentElement.tagName : "?"))`
+
+// TestUntrustedTextIsShownAsText sends markup as a request's content, as a
+// tenant's name and in links: it must come back as the literal text, with
+// no element made from it anywhere in the document and no dialog.
 func TestUntrustedTextIsShownAsText(t *testing.T) {
-	b := openPlayground(t)
+	site := serveSite(t)
+	b := newBrowser(t)
+	b.Open(site)
 	dialogs := watchDialogs(b)
-	noMarkup := func(t *testing.T, tag string) {
+	noMarkup := func(t *testing.T, shown string) {
 		t.Helper()
-		for _, where := range []string{"#response", "#log", "#grid", "#cell-details", "#verdict", "#tenant", ".status-line"} {
-			assert.Equal(t, 0, countAll(b, where+" "+tag), "a <%s> element inside %s", tag, where)
-		}
+		require.Contains(t, evalJS[string](b, `document.body.textContent`), shown, "the untrusted text reached the page")
+		assert.Empty(t, evalJS[[]string](b, madeFromUntrustedJS), "elements made from untrusted text")
 	}
 
 	t.Run("secret", func(t *testing.T) {
@@ -185,7 +195,7 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 		hoverOn(b, leaked)
 		waitFor(b, "details of a leaked cell", fmt.Sprintf(`document.querySelector("#cell-details").textContent.includes(%s)`, jsLit(xssSecret)))
 		assert.Contains(t, evalJS[string](b, fmt.Sprintf(`document.querySelector(%s).title`, jsLit(leaked))), xssSecret, "cell title")
-		noMarkup(t, "img")
+		noMarkup(t, xssSecret)
 	})
 
 	t.Run("tenant name", func(t *testing.T) {
@@ -207,8 +217,26 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 		assert.Contains(t, textOf(b, "#response"), "tenant-"+xssTenant+":"+xssSecret)
 		assert.Contains(t, textOf(b, "#log"), xssTenant)
 		assert.NotEmpty(t, gridCells(b, fmt.Sprintf(`[data-owner=%s]`, jsLit(xssTenant))), "cells owned by the renamed tenant")
-		noMarkup(t, "b")
-		noMarkup(t, "img")
+		noMarkup(t, xssTenant)
+	})
+
+	t.Run("link", func(t *testing.T) {
+		withT(b, t)
+		const tenant, content = `'><pwn-link data-pwn=tenant>`, `"><pwn-link data-pwn=content></pwn-link>`
+		q := "v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0" +
+			"&op=s," + url.QueryEscape(tenant) + ",8,-," + url.QueryEscape(content) + "&op=s,B,12,-,x"
+		b.Open(site + "?" + q)
+		waitFor(b, "the leak from the link", `document.querySelector("#status").textContent === "200"`)
+		noMarkup(t, content)
+		noMarkup(t, tenant)
+	})
+
+	t.Run("banner", func(t *testing.T) {
+		withT(b, t)
+		const preset = `"><pwn-banner data-pwn=preset>`
+		b.Open(site + "?v=1&preset=" + url.QueryEscape(preset))
+		waitFor(b, "the banner", jsExists("#banner"))
+		noMarkup(t, preset)
 	})
 
 	assert.Empty(t, dialogs.Seen(), "JavaScript dialogs opened by the page")

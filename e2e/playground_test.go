@@ -36,6 +36,7 @@ func replayDemoByForm(b *browser) {
 func assertDemoLeak(t *testing.T, b *browser) {
 	t.Helper()
 	assert.Equal(t, "200", textOf(b, "#status"), "#status")
+	assert.Equal(t, expectAt(t, "demo", 0).Pool, gridPool(b), "#grid")
 	leaked := gridCells(b, "[data-state=leaked]")
 	if assert.Len(t, leaked, 7, "leaked cells: %s", joinCells(leaked)) {
 		for _, c := range leaked {
@@ -55,8 +56,7 @@ func assertDemoLeak(t *testing.T, b *browser) {
 func assertDemoRejected(t *testing.T, b *browser) {
 	t.Helper()
 	assert.Equal(t, "400", textOf(b, "#status"), "#status")
-	assert.Empty(t, gridCells(b, "[data-state=leaked]"), "leaked cells")
-	assert.Empty(t, gridCells(b, "[data-owner=B]"), "cells owned by tenant B")
+	assert.Equal(t, expectAt(t, "demo-fixed", 0).Pool, gridPool(b), "#grid: none leaked, none of B's")
 	assert.Contains(t, textOf(b, "#verdict"), demoFixVerdict, "#verdict")
 	rows := logRows(b)
 	assert.NotEmpty(t, rows)
@@ -159,9 +159,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		assert.Equal(t, "—", textOf(b, "#status"))
 		assert.Equal(t, "No request sent yet.", textOf(b, "#verdict"))
 		assert.Equal(t, 0, countAll(b, "#response li"))
-		for _, c := range gridCells(b, "") {
-			assert.Equal(t, "free", c.State, "cell %s after reset", c)
-		}
+		assert.Equal(t, expectAt(t, "demo", 1).Pool, gridPool(b), "#grid after reset: every page free, as before step 1's")
 	})
 
 	t.Run("add tenant then send as D", func(t *testing.T) {

@@ -25,7 +25,7 @@ func TestEmbedMode(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
-	want := expectAt(t, p.Config, p.Ops, 0)
+	want := expectAt(t, p.Slug, 0)
 
 	b.Open(site + "?" + demoQuery + "&embed=1")
 	s := waitShows(b, "the embedded demo", want)
@@ -183,7 +183,7 @@ func checkInitialHeight(t *testing.T) {
 func checkEmbedExample(t *testing.T, b, frame *browser) {
 	t.Helper()
 	p := mustPreset(t, "demo")
-	s := waitShows(frame, "the demo in the cross-site frame", expectAt(t, p.Config, p.Ops, 0))
+	s := waitShows(frame, "the demo in the cross-site frame", expectAt(t, p.Slug, 0))
 	assert.False(t, s.HasIntro, "embed view in the frame")
 	assert.Equal(t, "?embed=1&"+demoQuery, s.Search)
 	assert.Contains(t, s.Verdict, "LEAK")

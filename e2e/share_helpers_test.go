@@ -1,8 +1,8 @@
 package e2e
 
 // Helpers of the share, embed, compare/step, export and accessibility
-// tests: permalinks built from the engine's presets, expectations computed
-// by the engine, and a snapshot of what the page shows.
+// tests: permalinks built from the engine's presets, expectations looked
+// up in presets_expected_test.go, and a snapshot of what the page shows.
 
 import (
 	"context"
@@ -15,9 +15,10 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
-
 	"kvleak/internal/headless"
 )
 
@@ -74,55 +75,53 @@ func mustPreset(t *testing.T, slug string) engine.Preset {
 const demoQuery = "v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0" +
 	"&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes"
 
-// expectation is what the response panel and the stepper show for a run at
-// a step (0: the latest), as the engine computes it.
+// expectation is what the response panel, the stepper and the grid show
+// for a preset's run at a step (0: the latest), from presets_expected_test.go.
 type expectation struct {
-	Status, Verdict, StepPos, Announce string
-	Events                             int
+	Status, Verdict, StepPos, Announce, Pool string
+	Events                                   int
 }
 
-func expectAt(t *testing.T, c engine.Config, ops []engine.Op, step int) expectation {
+func expectAt(t *testing.T, slug string, step int) expectation {
 	t.Helper()
-	e, err := engine.Replay(c, ops)
-	if err != nil {
-		t.Fatalf("engine cannot replay: %v", err)
+	p, ok := presetsWant[slug]
+	require.True(t, ok, "presets_expected_test.go has no preset %q", slug)
+	x := expectation{Events: p.Events}
+	if step == 0 {
+		step, x.Announce = p.Events, p.Announce
 	}
-	n := len(e.Events())
-	snap := e.Snapshot()
-	cur := n
-	if step > 0 {
-		if snap, err = e.SnapshotAt(step); err != nil {
-			t.Fatalf("engine: step %d: %v", step, err)
+	x.StepPos = fmt.Sprintf("Step %d of %d", step, p.Events)
+	for _, sp := range p.Steps {
+		if sp.From <= step && step <= sp.To {
+			x.Status, x.Verdict, x.Pool = sp.Status, sp.Verdict, canonicalPool(t, sp.Pool)
+			return x
 		}
-		cur = step
 	}
-	x := expectation{Status: "—", Verdict: "No request sent yet.", Events: n, StepPos: fmt.Sprintf("Step %d of %d", cur, n)}
-	if r, ok := snap.LastResponse(); ok {
-		x.Status, x.Verdict, x.Announce = strconv.Itoa(r.Status), r.Verdict(), r.Announcement()
-	}
+	t.Fatalf("presets_expected_test.go: %s has no expectation for step %d", slug, step)
 	return x
 }
 
 // pageView is what the page shows, read in one go.
 type pageView struct {
-	Ready      bool   `json:"ready"`
-	Search     string `json:"search"`
-	Path       string `json:"path"`
-	Status     string `json:"status"`
-	Verdict    string `json:"verdict"`
-	Announce   string `json:"announce"`
-	StepPos    string `json:"stepPos"`
-	Banner     string `json:"banner"`
-	HasBanner  bool   `json:"hasBanner"`
-	Difference string `json:"difference"`
-	HasCompare bool   `json:"hasCompare"`
-	ShareMsg   string `json:"shareMsg"`
-	ShareURL   string `json:"shareURL"`
-	HasIntro   bool   `json:"hasIntro"`
-	HasSend    bool   `json:"hasSend"`
-	HasMode    bool   `json:"hasMode"`
-	Mode       string `json:"mode"`
-	Playing    string `json:"playing"` // #play's aria-pressed
+	Ready      bool     `json:"ready"`
+	Search     string   `json:"search"`
+	Path       string   `json:"path"`
+	Status     string   `json:"status"`
+	Verdict    string   `json:"verdict"`
+	Announce   string   `json:"announce"`
+	StepPos    string   `json:"stepPos"`
+	Banner     string   `json:"banner"`
+	HasBanner  bool     `json:"hasBanner"`
+	Difference string   `json:"difference"`
+	HasCompare bool     `json:"hasCompare"`
+	ShareMsg   string   `json:"shareMsg"`
+	ShareURL   string   `json:"shareURL"`
+	HasIntro   bool     `json:"hasIntro"`
+	HasSend    bool     `json:"hasSend"`
+	HasMode    bool     `json:"hasMode"`
+	Mode       string   `json:"mode"`
+	Playing    string   `json:"playing"` // #play's aria-pressed
+	Cells      []string `json:"cells"`   // #grid in pool notation
 }
 
 const pageViewJS = `(() => {
@@ -139,6 +138,7 @@ const pageViewJS = `(() => {
 		hasIntro: !!document.querySelector(".intro"), hasSend: !!el("send"),
 		hasMode: !!el("mode"), mode: el("mode") ? el("mode").value : "",
 		playing: el("play") ? el("play").getAttribute("aria-pressed") || "" : "",
+		cells: ` + cellTokensJS + `,
 	};
 })()`
 
@@ -155,17 +155,18 @@ func waitView(b *browser, what string, ok func(pageView) bool) pageView {
 			return s
 		}
 		if time.Now().After(deadline) {
-			b.t.Fatalf("waiting for %s: gave up after %s; the page shows %+v", what, actionTimeout, s)
+			b.t.Fatalf("waiting for %s: gave up after %s; the page shows %+v, pool %q", what, actionTimeout, s, poolNotation(s.Cells))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// waitShows waits until the page is ready and shows x.
+// waitShows waits until the page is ready and shows x, the grid included.
 func waitShows(b *browser, what string, x expectation) pageView {
 	b.t.Helper()
 	return waitView(b, what, func(s pageView) bool {
-		return s.Ready && s.Status == x.Status && s.Verdict == x.Verdict && s.StepPos == x.StepPos
+		return s.Ready && s.Status == x.Status && s.Verdict == x.Verdict && s.StepPos == x.StepPos &&
+			poolNotation(s.Cells) == x.Pool
 	})
 }
 
@@ -260,4 +261,11 @@ func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chro
 		t.Fatalf("starting %s: %v", exe, err)
 	}
 	return b
+}
+
+// assertShowsNow checks that s shows x, the grid included.
+func assertShowsNow(t *testing.T, s pageView, what string, x expectation) {
+	t.Helper()
+	assert.Equal(t, x, expectation{Status: s.Status, Verdict: s.Verdict, StepPos: s.StepPos, Pool: poolNotation(s.Cells),
+		Announce: x.Announce, Events: x.Events}, what)
 }

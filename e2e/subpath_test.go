@@ -73,7 +73,7 @@ func TestSubPath(t *testing.T) {
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
 	b.Open(origin + prefix + "?" + demoQuery)
-	s := waitShows(b, "the demo under "+prefix, expectAt(t, p.Config, p.Ops, 0))
+	s := waitShows(b, "the demo under "+prefix, expectAt(t, p.Slug, 0))
 	assert.Equal(t, prefix+"/", s.Path)
 	assert.Equal(t, "?"+demoQuery, s.Search)
 	assert.False(t, s.HasBanner, "banner %q", s.Banner)

@@ -48,7 +48,9 @@ func TestDesign(t *testing.T) {
 	m := Image(512, true)
 	assert.Equal(t, bg, m.NRGBAAt(0, 0), "maskable bleeds to the edge")
 	// Every slot pixel lies inside the safe circle (radius 40% of the size).
-	for _, r := range design(true)[1:] {
+	slots := design(true)[1:]
+	require.Len(t, slots, 8, "the eight slots of the pool")
+	for _, r := range slots {
 		for _, p := range [][2]float64{{r.x, r.y}, {r.x + r.w, r.y}, {r.x, r.y + r.h}, {r.x + r.w, r.y + r.h}} {
 			dx, dy := p[0]-256, p[1]-256
 			assert.LessOrEqual(t, dx*dx+dy*dy, 204.8*204.8)

@@ -1,8 +1,10 @@
 package goappslim
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,6 +84,8 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 
 func TestRefusesTamperedSource(t *testing.T) {
 	src := realSrc(t)
+	require.ElementsMatch(t, []string{"pkg/app/http.go", "pkg/app/resource.go", "pkg/app/wasm.go"},
+		slices.Collect(maps.Keys(originals)), "the files whose sums are pinned")
 	for rel := range originals {
 		t.Run(rel, func(t *testing.T) {
 			tampered := copyDir(t, src)

@@ -1,0 +1,46 @@
+package e2e
+
+import (
+	"testing"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// copyLinkWith opens the demo with the clipboard granted or denied to
+// its origin, so that "Copy link" takes one path on purpose, and presses it.
+func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser, pageView) {
+	t.Helper()
+	site := serveSite(t)
+	b := newBrowser(t)
+	for _, name := range []string{"clipboard-write", "clipboard-read"} {
+		_, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: site,
+		})
+		require.NoError(t, err, "setting %s to %s", name, setting)
+	}
+	b.Open(site + "?" + demoQuery)
+	waitShows(b, "the demo", expectAt(t, "demo", 0))
+	b.Do(chromedp.Click(chromedp.ID("copy-link")))
+	s := waitView(b, "#share-msg", func(s pageView) bool { return s.ShareMsg != "" })
+	assert.Equal(t, site+"?"+demoQuery, s.ShareURL, "#share-url holds the permalink")
+	return b, s
+}
+
+// TestCopyLinkWithClipboard: with the clipboard granted, the link is on
+// the clipboard and the message says so.
+func TestCopyLinkWithClipboard(t *testing.T) {
+	b, s := copyLinkWith(t, cdpbrowser.PermissionSettingGranted)
+	assert.Equal(t, "Link copied to the clipboard.", s.ShareMsg)
+	clip := run(b, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	assert.Equal(t, s.ShareURL, clip, "the clipboard holds the link")
+}
+
+// TestCopyLinkWithoutClipboard: with the clipboard denied, the link is
+// shown for copying by hand, and nothing claims it was copied.
+func TestCopyLinkWithoutClipboard(t *testing.T) {
+	_, s := copyLinkWith(t, cdpbrowser.PermissionSettingDenied)
+	assert.Equal(t, "Link ready below.", s.ShareMsg)
+}
