@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/json"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
@@ -22,12 +24,18 @@ func (p *playground) apply(ctx app.Context, change func(*model.Session) error) e
 
 // writeURL puts the session's state in the address bar without navigating,
 // so that the URL is always a permalink to what is on screen. A run too
-// long for a link gets none: a link that would not open is worse.
+// long for a link is kept in the tab's storage instead, and the address
+// bar says so (model/tabrun.go).
 func (p *playground) writeURL(ctx app.Context) {
-	u := *ctx.Page().URL()
-	u.RawQuery = ""
-	if p.s.Linkable() {
-		u.RawQuery = p.s.Query(p.s.View())
+	p.keptInTab = false
+	if !p.s.Linkable() {
+		data, err := p.s.TabRun()
+		if err == nil {
+			err = ctx.SessionStorage().Set(model.TabKey, json.RawMessage(data))
+		}
+		p.keptInTab = err == nil
 	}
+	u := *ctx.Page().URL()
+	u.RawQuery = p.s.AddressQuery()
 	ctx.Page().ReplaceURL(&u)
 }

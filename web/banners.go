@@ -68,8 +68,5 @@ func (b *crashBanner) Render() app.UI {
 }
 
 func (b *crashBanner) onCopy(ctx app.Context, e app.Event) {
-	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
-		clip.Call("writeText", b.IDetails)
-		b.copied = true
-	}
+	copyText(ctx, b.IDetails, func() { b.copied = true })
 }

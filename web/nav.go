@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,6 +21,11 @@ func (p *playground) OnNav(ctx app.Context) {
 	case err != nil:
 		p.s.SetView(st.View)
 		p.banner = err.Error()
+	case st.Tab:
+		p.s.SetView(st.View)
+		if err := p.restoreTabRun(ctx); err != nil {
+			p.banner = err.Error()
+		}
 	default:
 		if err := p.s.ApplyLink(st); err != nil {
 			p.s.SetView(st.View)
@@ -31,4 +37,17 @@ func (p *playground) OnNav(ctx app.Context) {
 			p.stops = append(p.stops, stop)
 		}
 	}
+}
+
+// restoreTabRun opens the run kept in the tab's storage (apply.go).
+func (p *playground) restoreTabRun(ctx app.Context) error {
+	var data json.RawMessage
+	if err := ctx.SessionStorage().Get(model.TabKey, &data); err != nil || len(data) == 0 {
+		return model.ErrNotInTab
+	}
+	if err := p.s.RestoreTabRun(data); err != nil {
+		return err
+	}
+	p.keptInTab = true
+	return nil
 }

@@ -19,7 +19,9 @@ type playground struct {
 	banner string    // why a link could not be opened
 	crash  string    // the details of a recovered panic (crash.go)
 	last   pageViews // the views of the last render that worked
-	stops  []func()
+	// keptInTab: the run, too long for a link, is in the tab's storage.
+	keptInTab bool
+	stops     []func()
 }
 
 // narrowWidth is the viewport width (CSS px) below which the grid draws

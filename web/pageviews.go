@@ -52,7 +52,7 @@ func (p *playground) views() (v pageViews) {
 	v.fullQuery = s.Query(model.View{Compare: v.view.Compare})
 	v.presets, v.settings, v.notice = s.Presets(), s.Settings(), s.Notice()
 	v.request = s.Request()
-	v.links = shareLinks{Linkable: s.Linkable(), Query: v.fullQuery, EmbedQuery: s.Query(model.View{Embed: true})}
+	v.links = shareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab, Query: v.fullQuery, EmbedQuery: s.Query(model.View{Embed: true})}
 	v.response = s.Response()
 	v.step, v.steps, v.selected, v.playing = s.Current(), s.Steps(), s.Step(), s.Playing()
 	if v.view.Compare {

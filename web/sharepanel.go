@@ -13,6 +13,7 @@ import (
 // shareLinks is what the share panel needs to know of the run's link.
 type shareLinks struct {
 	Linkable   bool   // the run fits in a link
+	KeptInTab  bool   // too long for one, it is kept in the tab's storage
 	Query      string // the run's permalink query
 	EmbedQuery string // the same with embed=1
 }
@@ -66,7 +67,11 @@ func (c *sharePanel) Render() app.UI {
 			app.Input().Type("file").ID("import").Class("visually-hidden").Accept("application/json,.json").OnChange(safe(c.onImportFile)),
 		),
 		app.If(!c.ILinks.Linkable, func() app.UI {
-			return app.P().ID("link-too-long").Class("notice").Text(tooLongMsg)
+			kept := "It could not be kept in this tab either: export it before you leave the page."
+			if c.ILinks.KeptInTab {
+				kept = "It lives only in this tab: a reload or coming back restores it here; another tab or browser cannot open it."
+			}
+			return app.P().ID("link-too-long").Class("notice").Text(tooLongMsg + " " + kept)
 		}),
 		app.If(c.link != "", func() app.UI {
 			return app.Div().Class("field").Body(
@@ -106,10 +111,26 @@ func (c *sharePanel) onCopyLink(ctx app.Context, e app.Event) {
 	}
 	c.link = absolute(ctx, c.ILinks.Query)
 	c.say("Link ready below.", false)
-	if clip := app.Window().Get("navigator").Get("clipboard"); clip.Truthy() {
-		clip.Call("writeText", c.link)
-		c.say("Link copied to the clipboard.", false)
+	copyText(ctx, c.link, func() { c.say("Link copied to the clipboard.", false) })
+}
+
+// copyText puts text on the clipboard and calls copied once it is there.
+// The browser may refuse (no permission, no focus): the promise's refusal
+// is caught, and whatever the page says already stays.
+func copyText(ctx app.Context, text string, copied func()) {
+	clip := app.Window().Get("navigator").Get("clipboard")
+	if !clip.Truthy() {
+		return
 	}
+	var ok, refused app.Func
+	release := func() { ok.Release(); refused.Release() }
+	ok = app.FuncOf(func(app.Value, []app.Value) any {
+		ctx.Dispatch(func(app.Context) { copied() })
+		release()
+		return nil
+	})
+	refused = app.FuncOf(func(app.Value, []app.Value) any { release(); return nil })
+	clip.Call("writeText", text).Call("then", ok, refused)
 }
 
 func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {

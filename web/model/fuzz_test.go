@@ -225,17 +225,20 @@ func checkSession(t *testing.T, s *Session) {
 	}
 }
 
-// checkLinkReopens asserts that the address bar's link reopens the state
-// on screen.
+// checkLinkReopens asserts that the address bar's link, or for a run too
+// long for one the run kept in the tab, reopens the state on screen.
 func checkLinkReopens(t *testing.T, s *Session) {
 	t.Helper()
-	if !s.Linkable() {
-		return
-	}
-	st, err := DecodeLink(s.Query(s.View()))
-	require.NoError(t, err, "the session wrote a link it cannot read")
 	again := NewSession()
-	require.NoError(t, again.ApplyLink(st))
+	if s.Linkable() {
+		st, err := DecodeLink(s.AddressQuery())
+		require.NoError(t, err, "the session wrote a link it cannot read")
+		require.NoError(t, again.ApplyLink(st))
+	} else { // kept in the tab instead
+		data, err := s.TabRun()
+		require.NoError(t, err)
+		require.NoError(t, again.RestoreTabRun(data))
+	}
 	assert.Equal(t, s.Config(), again.Config())
 	assert.Equal(t, s.Ops(), again.Ops())
 	assert.Equal(t, s.Step(), again.Step())

@@ -22,6 +22,8 @@ import (
 //	step=<n>                 the selected log step (0 or absent: the latest)
 //	compare=1                show the side-by-side engines
 //	embed=1  ro=1            embed mode, read-only embed
+//	tab=1                    the run is kept in this tab's storage (tabrun.go);
+//	                         only view keys go with it
 //
 // The settings' keys are the field table's (field.go). Fields inside op are
 // query-escaped and joined by literal commas. A later schema adds keys or
@@ -50,6 +52,7 @@ type LinkState struct {
 	Ops    []engine.Op
 	Step   int
 	View   View
+	Tab    bool `json:",omitempty"` // the run is kept in the tab (tabrun.go)
 }
 
 // viewKeys say how to show a run, not which run.
@@ -61,6 +64,25 @@ var ErrNoState = errors.New("no state in the link")
 // EncodeLink writes the state as a query string (without "?").
 func EncodeLink(st LinkState) string {
 	parts := []string{"v=" + linkVersion}
+	if st.Tab {
+		parts = append(parts, "tab=1")
+	} else {
+		parts = append(parts, runKeys(st)...)
+	}
+	for _, v := range []struct {
+		on  bool
+		key string
+	}{{st.View.Compare, "compare"}, {st.View.Embed, "embed"}, {st.View.Embed && st.View.ReadOnly, "ro"}} {
+		if v.on {
+			parts = append(parts, v.key+"=1")
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// runKeys are the keys that say which run a link holds.
+func runKeys(st LinkState) []string {
+	var parts []string
 	if st.Preset != "" {
 		parts = append(parts, "preset="+url.QueryEscape(st.Preset))
 	}
@@ -73,15 +95,7 @@ func EncodeLink(st LinkState) string {
 	if st.Step > 0 {
 		parts = append(parts, "step="+strconv.Itoa(st.Step))
 	}
-	for _, v := range []struct {
-		on  bool
-		key string
-	}{{st.View.Compare, "compare"}, {st.View.Embed, "embed"}, {st.View.Embed && st.View.ReadOnly, "ro"}} {
-		if v.on {
-			parts = append(parts, v.key+"=1")
-		}
-	}
-	return strings.Join(parts, "&")
+	return parts
 }
 
 // DecodeLink reads a raw query string. It returns ErrNoState for a URL
@@ -135,6 +149,12 @@ func DecodeLink(raw string) (LinkState, error) {
 	if version != linkVersion {
 		return st, fmt.Errorf("unknown link version %q: this playground reads version %s", clip(version), linkVersion)
 	}
+	if st.Tab {
+		if len(seen) > 2 { // v and tab
+			return st, errors.New("parameter tab=1 names a run kept in the tab and takes no other run parameters")
+		}
+		return st, nil
+	}
 	if st.Preset != "" && onlyPreset(seen) {
 		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=1&preset=demo
 		st.Config, st.Ops = p.Config, p.Ops
@@ -184,6 +204,11 @@ func (st *LinkState) set(key, val string) error {
 		st.View.ReadOnly = val == "1"
 	case "compare":
 		st.View.Compare = val == "1"
+	case "tab":
+		if val != "1" {
+			return fmt.Errorf("parameter tab=%q: must be 1", clip(val))
+		}
+		st.Tab = true
 	case "op":
 		if len(st.Ops) >= MaxLinkOps {
 			return fmt.Errorf("the link has more than %d requests: at most %d fit in a link", MaxLinkOps, MaxLinkOps)

@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// A run too long for a link lives in the tab: the address bar says so, a
+// reload restores it, and another browser that opens the same address
+// gets a message, not the default scenario in silence.
+func TestLongRunIsKeptInTheTab(t *testing.T) {
+	cfg := engine.DemoConfig()
+	cfg.PoolTokens, cfg.ContextTokens = 64, 64
+	var ops []engine.Op
+	for range 250 { // more than a link holds (200)
+		ops = append(ops, engine.SendOp(engine.Request{Tenant: "A", PromptTokens: 2, Content: "long run"}))
+	}
+	e, err := engine.Replay(cfg, ops)
+	require.NoError(t, err)
+	data, err := json.Marshal(e.Export(ops))
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "long-run.json")
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	events := len(e.Events())
+
+	url := serveSite(t)
+	b := newBrowser(t)
+	b.Open(url)
+	b.Do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{file}))
+	waitFor(b, "the long run imported", `document.querySelector("#share-msg") !== null && document.querySelector("#share-msg").textContent === "Loaded a run of 250 operations."`)
+	assert.Equal(t, "?v=1&tab=1", evalJS[string](b, `location.search`), "the address bar names the tab's run")
+	assert.Contains(t, textOf(b, "#link-too-long"), "It lives only in this tab")
+	stepPos := textOf(b, "#step-pos")
+	require.Contains(t, stepPos, "of "+strconv.Itoa(events))
+
+	b.Do(chromedp.Reload())
+	b.WaitReady()
+	waitFor(b, "the run restored after a reload", `document.querySelector("#step-pos").textContent === `+jsLit(stepPos))
+	assert.Equal(t, 0, countAll(b, "#banner"))
+	assert.Equal(t, "?v=1&tab=1", evalJS[string](b, `location.search`))
+
+	other := newBrowser(t) // a fresh profile: its own sessionStorage
+	other.Open(url + "?v=1&tab=1")
+	waitFor(other, "the banner", jsExists("#banner"))
+	assert.Contains(t, textOf(other, "#banner"), "kept in the tab it was made in")
+	demo := presetsWant["demo"].Events
+	assert.Equal(t, "Step "+strconv.Itoa(demo)+" of "+strconv.Itoa(demo), textOf(other, "#step-pos"), "the default scenario is shown instead")
+}
