@@ -53,6 +53,9 @@ type Config struct {
 	SlotPages int `json:"slot"`
 	// Mode is the admission door.
 	Mode Mode `json:"mode"`
+	// Allocator is the free-list policy; empty means Sorted, SGLang's PD
+	// default.
+	Allocator Allocator `json:"alloc,omitempty"`
 	// ScrubOnFree zeroes a page when it is freed, at one write per page.
 	ScrubOnFree bool `json:"scrub"`
 	// Cancel is the router's policy on a client abort.
@@ -72,6 +75,7 @@ func DemoConfig() Config {
 		PageTokens:      1,
 		SlotPages:       DefaultSlotPages,
 		Mode:            Vulnerable,
+		Allocator:       Sorted,
 		Cancel:          CancelBoth,
 		KVBytesPerToken: DefaultKVBytesTok,
 	}
@@ -99,7 +103,7 @@ func (e *ConfigError) Error() string {
 var fieldLabel = map[string]string{
 	"context": "context length", "pool": "pool size", "page": "page size",
 	"slot": "pages per slot", "mode": "admission mode", "cancel": "cancel policy",
-	"kvBytes": "KV bytes per token",
+	"kvBytes": "KV bytes per token", "alloc": "allocator",
 }
 
 func rangeErr(field string, v, lo, hi int, unit string) error {
@@ -126,6 +130,11 @@ func (c Config) Validate() error {
 	}
 	if c.Mode != Vulnerable && c.Mode != Fixed {
 		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable" or "fixed"`}
+	}
+	switch c.Allocator {
+	case "", Sorted, LIFO, FIFO:
+	default:
+		return &ConfigError{Field: "alloc", Value: fmt.Sprintf("%q", string(c.Allocator)), Rule: `must be "sorted", "lifo" or "fifo"`}
 	}
 	if c.Cancel != CancelBoth && c.Cancel != CancelOneHalf {
 		return &ConfigError{Field: "cancel", Value: fmt.Sprintf("%q", string(c.Cancel)), Rule: `must be "both" or "one"`}

@@ -40,7 +40,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, pool: newPool(cfg.PoolPages())}, nil
+	return &Engine{cfg: cfg, pool: newPool(cfg.PoolPages(), cfg.Allocator)}, nil
 }
 
 // Config returns the engine's configuration.
@@ -84,8 +84,8 @@ func (e *Engine) tenantIndex(name string) (int, error) {
 	return len(e.tenants) - 1, nil
 }
 
-// emit appends an event to the log. Stage code changes the pool itself and
-// passes the same changes as muts, so that Snapshot can replay any step.
+// emit appends an event to the log with the mutations that pool calls
+// returned for it, so that Snapshot replays exactly what the run did.
 func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) {
 	ev := Event{Step: len(e.events) + 1, Stage: stage, Half: half, Pages: pages, Text: text, muts: muts}
 	if r != nil {

@@ -14,19 +14,3 @@ type Event struct {
 
 	muts []mutation // how the event changed the pool, to rebuild any step
 }
-
-type mutKind uint8
-
-const (
-	mutAlloc mutKind = iota + 1
-	mutWrite
-	mutFree
-	mutScrub
-)
-
-// mutation is a change to the pool that Snapshot replays forward.
-type mutation struct {
-	kind  mutKind
-	pages Pages
-	req   int32
-}

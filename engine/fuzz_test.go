@@ -12,7 +12,8 @@ import (
 // bytes so that every input is a valid config (pools of at most
 // fuzzMaxPages pages) and the ops land near the interesting boundaries.
 //
-//	config: flags byte (bit 0 scrub, bit 1 cancel one half), then varints
+//	config: flags byte (bit 0 scrub, bit 1 cancel one half, bits 2–3 the
+//	        allocator: fuzzAllocators[(flags>>2)&3]), then varints
 //	        page-1, pool-page, slot-1, context-1, kvBytes-1 (each reduced
 //	        into range)
 //	op:     kind byte; kind%8 == 7 is a settle (request byte, outcome byte:
@@ -29,8 +30,9 @@ const (
 )
 
 var (
-	fuzzTenants  = []string{"A", "B", "C", "D"}
-	fuzzContents = []string{DemoSecret, "summarise my notes", "", "quarterly plan"}
+	fuzzAllocators = []Allocator{"", Sorted, LIFO, FIFO}
+	fuzzTenants    = []string{"A", "B", "C", "D"}
+	fuzzContents   = []string{DemoSecret, "summarise my notes", "", "quarterly plan"}
 )
 
 type fuzzReader struct{ b []byte }
@@ -59,7 +61,7 @@ func (r *fuzzReader) uvarint() uint64 {
 func decodeFuzz(data []byte) (Config, []Op) {
 	r := &fuzzReader{data}
 	flags := r.byte()
-	cfg := Config{Mode: Vulnerable, Cancel: CancelBoth, ScrubOnFree: flags&1 != 0}
+	cfg := Config{Mode: Vulnerable, Cancel: CancelBoth, ScrubOnFree: flags&1 != 0, Allocator: fuzzAllocators[(flags>>2)&3]}
 	if flags&2 != 0 {
 		cfg.Cancel = CancelOneHalf
 	}
@@ -124,6 +126,11 @@ func encodeFuzz(cfg Config, ops []Op) []byte {
 	}
 	if cfg.Cancel == CancelOneHalf {
 		flags |= 2
+	}
+	for i, a := range fuzzAllocators {
+		if a == cfg.Allocator {
+			flags |= byte(i) << 2
+		}
 	}
 	b = append(b, flags)
 	for _, v := range []int{cfg.PageTokens - 1, cfg.PoolTokens - cfg.PageTokens, cfg.SlotPages - 1,
@@ -310,12 +317,12 @@ func fuzzInvariants(t *testing.T, e *Engine) {
 	}
 	// The free list holds every unheld page once.
 	seen := make([]bool, n)
-	for _, id := range e.pool.free {
+	for _, id := range e.pool.free.ids() {
 		require.False(t, seen[id], "page %d is on the free list twice", id)
 		require.Equal(t, int32(noRequest), e.pool.holder[id], "page %d is free and held", id)
 		seen[id] = true
 	}
-	require.Equal(t, m.PagesFree, len(e.pool.free))
+	require.Equal(t, m.PagesFree, len(e.pool.free.ids()))
 }
 
 // fuzzCheckResponse checks the response to r against the pool as it was

@@ -20,6 +20,10 @@ const (
 	GLMFixedPoolTokens  = 2_040_000
 )
 
+// glmWarmTokens is tenant D's prompt in the launch preset: the free pages
+// left after A's 4,096, less 7, so that B's 8-page slot finds free_pages short.
+const glmWarmTokens = GLMLaunchPoolTokens - 4_096 - 7
+
 // Presets returns the scenarios, in the order the UI lists them. Each call
 // returns fresh values.
 func Presets() []Preset {
@@ -29,10 +33,13 @@ func Presets() []Preset {
 	}
 	glm := Config{
 		ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, PageTokens: 1,
-		SlotPages: DefaultSlotPages, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
+		SlotPages: DefaultSlotPages, Mode: Vulnerable, Allocator: Sorted, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
 	}
 	glmOps := []Op{
 		SendOp(Request{Tenant: "A", PromptTokens: 4_096, Content: DemoSecret}),
+		// Earlier traffic warms the pool: it takes every page A left in
+		// free_pages, so the next reservation runs merge_and_sort_free.
+		SendOp(Request{Tenant: "D", PromptTokens: glmWarmTokens, Content: "long-context batch job"}),
 		SendOp(Request{Tenant: "C", PromptTokens: 1_100_000, Content: "too long for anyone"}),
 		SendOp(Request{Tenant: "B", PromptTokens: 900_000, Content: "review this codebase"}),
 	}
@@ -44,7 +51,7 @@ func Presets() []Preset {
 	scrub.ScrubOnFree = true
 	abortOne := Config{
 		ContextTokens: 32, PoolTokens: 16, PageTokens: 1, SlotPages: DefaultSlotPages,
-		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: DefaultKVBytesTok,
+		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelOneHalf, KVBytesPerToken: DefaultKVBytesTok,
 	}
 	abortBoth := abortOne
 	abortBoth.Cancel = CancelBoth
@@ -62,7 +69,7 @@ func Presets() []Preset {
 			Description: "The same two requests through the patched door: tenant B gets 400 and nothing is allocated.",
 			Config:      demoFixed, Ops: clone(demoOps)},
 		{Slug: "glm-launch", Name: "GLM-5.3 at launch",
-			Description: "Context 1,048,576 tokens on a 681,280-token pool: a 900,000-token prompt fits the context but not the pool.",
+			Description: "Context 1,048,576 tokens on a 681,280-token pool (the article's numbers). Tenant A's secret, then tenant D's long batch job warms the pool: every page but 7 has been written. Tenant B's 900,000-token prompt fits the context but not the pool; its 8-page slot finds free_pages short, and SGLang's merge_and_sort_free hands it the lowest page ids: A's.",
 			Config:      glm, Ops: glmOps},
 		{Slug: "glm-remediated", Name: "After remediation",
 			Description: "Pool raised to 2,040,000 tokens and the fixed door: the same prompts leak nothing.",

@@ -126,8 +126,10 @@ func TestPresetGLMLaunch(t *testing.T) {
 	// The responses are found by tenant, not position: the preset's op order
 	// is the UI's business (it may want the leak to be the last response).
 	e := replayPreset(t, "glm-launch")
-	require.Len(t, e.Responses(), 3)
-	a, b, c3 := byTenant(t, e, "A"), byTenant(t, e, "B"), byTenant(t, e, "C")
+	require.Len(t, e.Responses(), 4)
+	a, b, c3, d := byTenant(t, e, "A"), byTenant(t, e, "B"), byTenant(t, e, "C"), byTenant(t, e, "D")
+	assert.Equal(t, 200, d.Status, "the warm-up traffic is served normally")
+	assert.Equal(t, GLMLaunchPoolTokens-4_096-7, d.ReadPages.Len(), "it leaves 7 never-written pages in free_pages")
 	assert.Equal(t, 1, a.Request, "A writes first")
 	assert.Equal(t, 200, a.Status)
 	assert.Equal(t, 4_096, a.ReadPages.Len())
@@ -205,7 +207,7 @@ func TestPresetAbortBoth(t *testing.T) {
 	assert.Zero(t, m.PagesLingering)
 	assert.Zero(t, m.PagesAllocated)
 	assert.Empty(t, e.Lingering())
-	assert.Equal(t, pg(0, 8), e.Responses()[1].ReadPages, "B reuses A's released pages at once")
+	assert.Equal(t, pg(8, 8), e.Responses()[1].ReadPages, "A's released pages wait in release_pages; B gets the never-used ones")
 	assert.False(t, e.Responses()[1].Leaked(), "B wrote every page it read")
 	assert.Error(t, e.Settle(1, OutcomeDrained))
 }

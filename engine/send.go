@@ -120,20 +120,20 @@ func (f *flight) prealloc() bool {
 	if !f.placeholder() {
 		want = max(want, f.pagesFor(f.tokens))
 	}
-	pages, err := f.e.pool.alloc(want, f.r.id)
+	m, merged, err := f.e.pool.alloc(want, f.r.id)
 	if err != nil {
-		f.end(StateErrored, 503, err.Error())
+		f.end(StateErrored, 503, "KV pool exhausted: "+err.Error())
 		f.e.emit(f.r, StageDecodePrealloc, HalfDecode, nil,
-			"DecodePreallocQueue cannot reserve the slot — "+err.Error()+". Both halves drop the request; nothing was allocated.")
+			"DecodePreallocQueue cannot reserve the slot — KV pool exhausted: "+err.Error()+". Both halves drop the request; nothing was allocated.")
 		f.respondError()
 		return false
 	}
+	pages := m.pages
 	f.r.slot = pages
 	f.resp.Allocated = pages.Len()
 	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
-		"DecodePreallocQueue reserves %s %s (%s) and sends their indices to prefill (send_metadata).%s",
-		th(pages.Len()), plural(pages.Len(), "page", "pages"), pages, f.e.staleNote(pages)),
-		mutation{mutAlloc, pages, f.r.id})
+		"%sDecodePreallocQueue reserves %s %s (%s) and sends their indices to prefill (send_metadata).%s",
+		mergeNote(merged), th(pages.Len()), plural(pages.Len(), "page", "pages"), pages, f.e.staleNote(pages)), m)
 	return true
 }
 
@@ -162,13 +162,12 @@ func (f *flight) transfer() bool {
 		return false
 	}
 	f.written = f.r.slot.Head(f.pagesFor(f.tokens))
-	f.e.pool.write(f.written, f.r.id)
 	text := fmt.Sprintf("send_kv_chunk(last_chunk=True) writes %s %s (%s) into decode's reservation: KVPoll.Success. Prefill closes its KV sender.",
 		th(f.written.Len()), plural(f.written.Len(), "page", "pages"), f.written)
 	if f.placeholder() {
 		text += " On success prefill sets finished_reason = FINISH_LENGTH(0), overwriting the pending 400."
 	}
-	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, mutation{mutWrite, f.written, f.r.id})
+	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, f.e.pool.write(f.written, f.r.id))
 	return true
 }
 
@@ -228,4 +227,13 @@ func (f *flight) respondError() {
 // release returns the request's slot to the free list, once.
 func (f *flight) release(who string) {
 	f.e.releaseSlot(f.r, who)
+}
+
+// mergeNote says that the reservation first ran merge_and_sort_free.
+func mergeNote(merged int) string {
+	if merged == 0 {
+		return ""
+	}
+	return fmt.Sprintf("free_pages is short: merge_and_sort_free merges the %s staged %s of release_pages back in, sorted by page id. ",
+		th(merged), plural(merged, "page", "pages"))
 }

@@ -1,7 +1,7 @@
 package engine
 
 // Stage is a step of the real pipeline, named so that a reader can find it in
-// SGLang's disaggregated mode (see real-pipeline.md).
+// SGLang's disaggregated mode (see the postmortem and SGLang's disaggregation package).
 type Stage string
 
 const (

@@ -346,7 +346,7 @@ func TestSettleErrorsChangeNothing(t *testing.T) {
 // took, once.
 func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 	cfg := Config{ContextTokens: 64, PoolTokens: 32, PageTokens: 1, SlotPages: 8,
-		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: 1}
+		Mode: Vulnerable, Allocator: LIFO, Cancel: CancelOneHalf, KVBytesPerToken: 1}
 	e := newEngine(t, cfg)
 	reqs := []Request{
 		{Tenant: "A", PromptTokens: 8, Content: DemoSecret},             // finished

@@ -89,7 +89,7 @@ func TestGridMove(t *testing.T) {
 
 func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	s := newSession()
-	require.NoError(t, s.loadPreset("glm-launch"))
+	require.NoError(t, s.loadPreset("glm-remediated"))
 	g, err := buildGrid(s.snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, nil)
 	require.NoError(t, err)
 	out := gridHTML(g, 3)
