@@ -66,13 +66,15 @@ type Config struct {
 	KVBytesPerToken int `json:"kvBytes"`
 }
 
-// DemoConfig is the article's demo: one 8-page slot of 1-token pages, a pool
-// that holds exactly that slot, and the vulnerable door.
+// DemoConfig is the article's demo: a pool of one 8-page slot and the
+// vulnerable door. The pages hold 16 tokens each so that, under SGLang's
+// limit (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122), a prompt long
+// enough to fill all 8 pages still fits.
 func DemoConfig() Config {
 	return Config{
-		ContextTokens:   16,
-		PoolTokens:      8,
-		PageTokens:      1,
+		ContextTokens:   256,
+		PoolTokens:      128,
+		PageTokens:      16,
 		SlotPages:       DefaultSlotPages,
 		Mode:            Vulnerable,
 		Allocator:       Sorted,

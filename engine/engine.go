@@ -12,6 +12,9 @@ type Engine struct {
 	events    []Event
 	responses []Response
 	m         counters
+	// legacyLimit replays a run under the prompt limit it was made with
+	// before SGLang's rule (see LimitChanges).
+	legacyLimit bool
 }
 
 // record is the engine's own state of one request.

@@ -19,8 +19,9 @@ import (
 //	op:     kind byte; kind%8 == 7 is a settle (request byte, outcome byte:
 //	        %4 = drained, timeout, error, invalid); else a send: tenant
 //	        (kind>>3)&3, content (kind>>5)&3, then a size byte (%8: 0 = raw
-//	        varint follows, 1 usable pool, 2 usable+1, 3 pool, 4 context, 5
-//	        context+1, 6 a slot's tokens, 7 small) and an end byte (255 =
+//	        varint follows, 1 max_req_input_len-1, 2 max_req_input_len, 3
+//	        pool, 4 context, 5 context-1, 6 a slot's tokens, 7 small) and an
+//	        end byte (255 =
 //	        an invalid cancel stage, %16: 9 = fail the transfer, 10–15 =
 //	        cancel at CancelStages[%16-10], else none).
 const (
@@ -89,15 +90,15 @@ func decodeFuzz(data []byte) (Config, []Op) {
 		case 0:
 			req.PromptTokens = int(min(r.uvarint(), 1<<40))
 		case 1:
-			req.PromptTokens = cfg.UsableTokens()
+			req.PromptTokens = max(1, cfg.MaxReqInputLen()-1)
 		case 2:
-			req.PromptTokens = cfg.UsableTokens() + 1
+			req.PromptTokens = max(1, cfg.MaxReqInputLen())
 		case 3:
 			req.PromptTokens = cfg.PoolTokens
 		case 4:
 			req.PromptTokens = cfg.ContextTokens
 		case 5:
-			req.PromptTokens = cfg.ContextTokens + 1
+			req.PromptTokens = max(1, cfg.ContextTokens-1)
 		case 6:
 			req.PromptTokens = cfg.SlotPages * cfg.PageTokens
 		case 7:
@@ -335,14 +336,14 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 	require.Equal(t, r.PromptTokens, resp.Tokens)
 
 	switch {
-	case r.PromptTokens > cfg.ContextTokens:
+	case r.PromptTokens >= cfg.ContextTokens:
 		require.Equal(t, PathAPIReject, resp.Path)
 		require.Equal(t, 400, resp.Status)
-	case r.PromptTokens > cfg.UsableTokens():
+	case r.PromptTokens >= cfg.MaxReqInputLen():
 		require.Equal(t, PathPlaceholder, resp.Path)
 		if cfg.Mode == Fixed {
-			require.Equal(t, 400, resp.Status, "the fixed door never answers 200 to a prompt over the pool")
-			require.Equal(t, "request rejected (context length exceeds KV pool capacity)", resp.Reason)
+			require.Equal(t, 400, resp.Status, "the fixed door never answers 200 to a prompt over the limit")
+			require.Equal(t, inputLengthMessage(r.PromptTokens, cfg.MaxReqInputLen()), resp.Reason)
 		}
 	default:
 		require.Equal(t, PathNormal, resp.Path)

@@ -13,6 +13,14 @@ type Preset struct {
 // The article's demo secret.
 const DemoSecret = "PROJECT_ZEPHYR_Q4_FORECAST"
 
+// The demo's prompts: A's 120 tokens fill the 8 pages and fit (below
+// max_req_input_len 122); B's 200 pass the API (below the 256-token context)
+// but not validate_input_length.
+const (
+	DemoPromptA = 120
+	DemoPromptB = 200
+)
+
 // GLM-5.3's numbers from the postmortem.
 const (
 	GLMContextTokens    = 1_048_576
@@ -28,8 +36,8 @@ const glmWarmTokens = GLMLaunchPoolTokens - 4_096 - 7
 // returns fresh values.
 func Presets() []Preset {
 	demoOps := []Op{
-		SendOp(Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret}),
-		SendOp(Request{Tenant: "B", PromptTokens: 12, Content: "summarise my notes"}),
+		SendOp(Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret}),
+		SendOp(Request{Tenant: "B", PromptTokens: DemoPromptB, Content: "summarise my notes"}),
 	}
 	glm := Config{
 		ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, PageTokens: 1,
@@ -63,10 +71,10 @@ func Presets() []Preset {
 	}
 	return []Preset{
 		{Slug: "demo", Name: "The article's demo",
-			Description: "One 8-page slot. Tenant A's secret fills it; tenant B's over-length request reads it back with HTTP 200.",
+			Description: "The article's demo: a pool of one 8-page slot. Tenant A's 120-token secret fills it (SGLang's limit here is max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122, so it fits); tenant B's 200-token request passes the API's 256-token context but not validate_input_length, and reads A's seven stale pages back with HTTP 200. The 16-token pages are ours, so that a prompt legal under SGLang's limit fills the slot.",
 			Config:      DemoConfig(), Ops: demoOps},
 		{Slug: "demo-fixed", Name: "The demo, fixed door",
-			Description: "The same two requests through the patched door: tenant B gets 400 and nothing is allocated.",
+			Description: "The same two requests through the patched door (SGLang #38704): tenant B gets 400 and nothing is allocated, as the article's fixed engine prints.",
 			Config:      demoFixed, Ops: clone(demoOps)},
 		{Slug: "glm-launch", Name: "GLM-5.3 at launch",
 			Description: "Context 1,048,576 tokens on a 681,280-token pool (the article's numbers). Tenant A's secret, then tenant D's long batch job warms the pool: every page but 7 has been written. Tenant B's 900,000-token prompt fits the context but not the pool; its 8-page slot finds free_pages short, and SGLang's merge_and_sort_free hands it the lowest page ids: A's.",

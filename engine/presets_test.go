@@ -44,8 +44,8 @@ func TestPresetsAreFresh(t *testing.T) {
 	a[0].Ops[0].Send.PromptTokens = 999
 	a[0].Config.PoolTokens = 1
 	b := Presets()
-	assert.Equal(t, 8, b[0].Ops[0].Send.PromptTokens)
-	assert.Equal(t, 8, b[0].Config.PoolTokens)
+	assert.Equal(t, DemoPromptA, b[0].Ops[0].Send.PromptTokens)
+	assert.Equal(t, 128, b[0].Config.PoolTokens)
 	// demo and demo-fixed share no op.
 	d, _ := PresetBySlug("demo")
 	f, _ := PresetBySlug("demo-fixed")
@@ -97,7 +97,7 @@ func TestPresetDemoFixed(t *testing.T) {
 	r2 := e.Responses()[1]
 	assert.Equal(t, 400, r2.Status)
 	assert.Equal(t, StateRejected, r2.State)
-	assert.Equal(t, "request rejected (context length exceeds KV pool capacity)", r2.Reason)
+	assert.Equal(t, "Input length (200 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate.", r2.Reason)
 	assert.Zero(t, r2.Allocated)
 	assert.False(t, r2.Leaked())
 	assert.Equal(t, "Rejected with 400 before any page was allocated", r2.Verdict())
@@ -118,7 +118,7 @@ func TestPresetDemoFixed(t *testing.T) {
 func TestPresetGLMLaunch(t *testing.T) {
 	p, _ := PresetBySlug("glm-launch")
 	c := p.Config.Capacity()
-	assert.Equal(t, "advertised 1,048,576 tokens, pool 681,280 — short by 367,296", c.String())
+	assert.Equal(t, 681_274, c.MaxReqInputLen)
 	assert.False(t, c.Backed)
 	assert.Equal(t, 367_296, c.ShortBy)
 	assert.InDelta(t, 0.65, c.Ratio, 0.001)
@@ -150,7 +150,7 @@ func TestPresetGLMRemediated(t *testing.T) {
 	assert.True(t, c.Backed)
 	assert.Zero(t, c.ShortBy)
 	assert.InDelta(t, 1.95, c.Ratio, 0.01)
-	assert.Equal(t, "advertised 1,048,576 tokens, pool 2,040,000 — backed, 1.95× the context", c.String())
+	assert.Equal(t, 1_048_570, c.MaxReqInputLen)
 
 	e := replayPreset(t, "glm-remediated")
 	a, b, c3 := byTenant(t, e, "A"), byTenant(t, e, "B"), byTenant(t, e, "C")
@@ -179,7 +179,7 @@ func TestPresetScrub(t *testing.T) {
 	assert.Empty(t, r2.Body[1].Tenant)
 	m := e.Metrics()
 	assert.Equal(t, 16, m.ScrubWrites)
-	assert.Equal(t, int64(16*70_272), m.ScrubBytes)
+	assert.Equal(t, int64(16*16*70_272), m.ScrubBytes, "16 pages of 16 tokens")
 	assert.Zero(t, m.PagesStale)
 	assert.Equal(t, 1, m.WrongStatus)
 	assert.Zero(t, m.LeakedPages)

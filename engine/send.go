@@ -60,35 +60,40 @@ func (f *flight) pagesFor(n int) int {
 
 func (f *flight) intake() bool {
 	cfg, n := f.e.cfg, f.r.req.PromptTokens
-	pool := cfg.UsableTokens() // whole pages only: a partial page holds no token
+	overAPI, overEngine := f.e.limits(n)
 	switch {
-	case n > cfg.ContextTokens:
+	case overAPI:
 		f.resp.Path = PathAPIReject
-		f.end(StateRejected, 400, fmt.Sprintf("prompt of %s tokens exceeds the advertised context window of %s tokens", th(n), th(cfg.ContextTokens)))
+		f.end(StateRejected, 400, apiMessage(n, cfg.ContextTokens))
 		f.e.emit(f.r, StageIntake, HalfAPI, nil, fmt.Sprintf(
-			"The API refuses the prompt: %s tokens is longer than the advertised %s-token context. 400 before the engine sees it.",
-			th(n), th(cfg.ContextTokens)))
+			"The API (tokenizer manager) refuses the prompt before the engine sees it: %s tokens is not below the advertised %s-token context. 400: “%s”",
+			th(n), th(cfg.ContextTokens), f.resp.Reason))
 		f.respondError()
 		return false
-	case n > pool:
+	case overEngine:
 		f.resp.Path = PathPlaceholder
 		f.tokens = 1
 		f.r.text = pageText(f.r.req.Tenant, PlaceholderContent)
 		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
-			"validate_input_length: %s tokens fit the %s-token context but not the KV pool (%s tokens). set_finish_with_abort: the prompt becomes one placeholder token and to_finish = FINISH_ABORT(400) is pending — finished() is still false.",
-			th(n), th(cfg.ContextTokens), th(pool)))
+			"validate_input_length: %s tokens is at least max_req_input_len %s (%s): “%s” set_finish_with_abort: the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
+			th(n), th(cfg.MaxReqInputLen()), limitWords(cfg), inputLengthMessage(n, cfg.MaxReqInputLen())))
 	default:
 		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
-			"validate_input_length: %s tokens fit the context (%s) and the KV pool (%s).",
-			th(n), th(cfg.ContextTokens), th(pool)))
+			"validate_input_length: %s tokens is below max_req_input_len %s (%s): the prompt is read in full.",
+			th(n), th(cfg.MaxReqInputLen()), limitWords(cfg)))
 	}
 	return true
+}
+
+// limitWords shows how max_req_input_len comes from the running engine.
+func limitWords(c Config) string {
+	return fmt.Sprintf("min(context %s − 1, pool %s − 1) − 5", th(c.ContextTokens), th(c.UsableTokens()))
 }
 
 func (f *flight) admission() bool {
 	switch {
 	case f.placeholder() && f.e.cfg.Mode == Fixed:
-		f.end(StateRejected, 400, "request rejected (context length exceeds KV pool capacity)")
+		f.end(StateRejected, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()))
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
 			"The fixed door sees the pending FINISH_ABORT(400) and retires the request: no KV sender, no KV receiver, no page allocated.")
 		f.respondError()

@@ -38,7 +38,7 @@ func assertReleasedOnce(t *testing.T, e *Engine) {
 
 func TestTerminalFinished(t *testing.T) {
 	e := newEngine(t, DemoConfig())
-	resp := send(t, e, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret})
+	resp := send(t, e, Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret})
 	assert.Equal(t, StateFinished, resp.State)
 	assert.Equal(t, 200, resp.Status)
 	assert.Empty(t, resp.Reason)
@@ -59,10 +59,10 @@ func TestTerminalRejected(t *testing.T) {
 		path   Path
 		reason string
 	}{
-		{"API, vulnerable", Vulnerable, 17, PathAPIReject, "prompt of 17 tokens exceeds the advertised context window of 16 tokens"},
-		{"API, fixed", Fixed, 1 << 20, PathAPIReject, "prompt of 1,048,576 tokens exceeds the advertised context window of 16 tokens"},
-		{"door, fixed", Fixed, 9, PathPlaceholder, "request rejected (context length exceeds KV pool capacity)"},
-		{"door, fixed, at the context", Fixed, 16, PathPlaceholder, "request rejected (context length exceeds KV pool capacity)"},
+		{"API, vulnerable", Vulnerable, 256, PathAPIReject, "The input (256 tokens) is longer than the model's context length (256 tokens)."},
+		{"API, fixed", Fixed, 1 << 20, PathAPIReject, "The input (1048576 tokens) is longer than the model's context length (256 tokens)."},
+		{"door, fixed", Fixed, 122, PathPlaceholder, "Input length (122 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
+		{"door, fixed, below the context", Fixed, 255, PathPlaceholder, "Input length (255 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

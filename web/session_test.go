@@ -16,7 +16,7 @@ func TestNewSessionShowsTheDemoLeak(t *testing.T) {
 	assert.Equal(t, 200, r.Status)
 	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", r.Verdict())
 	assert.Equal(t, "B", s.tenant, "the form is ready to repeat tenant B's request")
-	assert.Equal(t, "12", s.text[fieldTokens])
+	assert.Equal(t, "200", s.text[fieldTokens])
 }
 
 func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
@@ -24,7 +24,7 @@ func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
 	require.NoError(t, s.setChoice("mode", "fixed"))
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 400, r.Status)
-	assert.Equal(t, "request rejected (context length exceeds KV pool capacity)", r.Reason)
+	assert.Equal(t, "Input length (200 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate.", r.Reason)
 	assert.Equal(t, 0, r.Allocated)
 	assert.Len(t, s.ops, 2)
 }
@@ -54,13 +54,13 @@ func TestBadNumbersChangeNothing(t *testing.T) {
 func TestGoodNumberRebuildsAndClearsTheError(t *testing.T) {
 	s := newSession()
 	require.Error(t, s.setNumber(fieldPool, "abc"))
-	require.NoError(t, s.setNumber(fieldPool, "16"))
+	require.NoError(t, s.setNumber(fieldPool, "2048"))
 	assert.Empty(t, s.errs[fieldPool])
-	assert.Equal(t, 16, s.cfg.PoolTokens)
+	assert.Equal(t, 2048, s.cfg.PoolTokens)
 	assert.Equal(t, "", s.preset, "edited settings are no longer the preset")
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 200, r.Status)
-	assert.False(t, r.Leaked(), "12 tokens now fit a 16-token pool")
+	assert.False(t, r.Leaked(), "200 tokens now fit a 2,048-token pool")
 	require.NoError(t, s.setNumber(fieldPool, "681,280"))
 	assert.Equal(t, "681,280", s.text[fieldPool])
 }
