@@ -10,7 +10,7 @@ func (f *flight) cancelled(at Stage) bool {
 	}
 	e := f.e
 	f.resp.CancelledAt = at
-	f.end(StateAborted, 499, "client closed the request at "+string(at))
+	f.end(StateCancelled, 499, "client closed the request at "+string(at))
 	held := len(f.r.slot) > 0
 	// Prefill has finished its part once its transfer succeeded.
 	prefillBusy := at != StageDecodeTransfer && at != StageDecodeRunning
@@ -21,12 +21,12 @@ func (f *flight) cancelled(at Stage) bool {
 		if held {
 			f.release("decode (cancelled by the router)")
 		}
-		f.respondAborted()
+		f.respondCancelled()
 		return true
 	}
 
 	e.emit(f.r, StageRouter, HalfRouter, nil, fmt.Sprintf(
-		"The client cancels at %s. The router cancels only the decode half, which saw the abort; nobody tells prefill.", at))
+		"The client cancels at %s. The router cancels only the decode half, which saw the abort; it does not cancel the prefill half.", at))
 	switch {
 	case held && prefillBusy:
 		// Cancelled before its transfer: prefill will still write the prompt.
@@ -35,21 +35,21 @@ func (f *flight) cancelled(at Stage) bool {
 		e.m.lingeringPages += f.r.slot.Len()
 		f.resp.Lingering = true
 		e.emit(f.r, StageRelease, HalfDecode, f.r.slot, fmt.Sprintf(
-			"Decode defers the release of %s (deferred KV release): prefill still holds bootstrap_room %d and may write into them, so they stay held until it acknowledges.",
+			"Decode aborts its half and defers the release of %s (deferred KV release): it sends ABORT to prefill for bootstrap_room %d and holds the pages until prefill answers ABORT_ACK, so that a transfer still in flight cannot land in pages handed to another request.",
 			f.r.slot, f.r.id))
 		f.r.deferStep = len(e.events)
 	case !held:
 		e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
-			"The prefill half keeps bootstrap_room %d open with no decode peer; its bootstrap fails (KVPoll.Failed) and it cleans up alone. No page was reserved.", f.r.id))
+			"The prefill half keeps bootstrap_room %d open with no decode peer; its bootstrap fails (KVPoll.Failed) and it cleans up alone. No page was reserved.", f.r.id)).Poll = PollFailed
 	default:
-		f.release("decode (aborted after prefill had finished)")
+		f.release("decode (cancelled after prefill had finished)")
 	}
-	f.respondAborted()
+	f.respondCancelled()
 	return true
 }
 
-func (f *flight) respondAborted() {
+func (f *flight) respondCancelled() {
 	f.e.emit(f.r, StageResponse, HalfRouter, nil, fmt.Sprintf(
-		"No response: tenant %s's client went away (logged as %d).", f.resp.Tenant, f.resp.Status))
+		"No response: tenant %s's client went away (logged as %d, the simulation's code for a closed request).", f.resp.Tenant, f.resp.Status))
 	f.resp.Step = len(f.e.events)
 }

@@ -2,18 +2,6 @@ package engine
 
 import "fmt"
 
-// Mode is the admission door's behaviour.
-type Mode string
-
-const (
-	// Vulnerable is the pre-patch door: it checks only req.finished(), so a
-	// request whose rejection is pending (to_finish set) walks through.
-	Vulnerable Mode = "vulnerable"
-	// Fixed is the patched door (SGLang #38704): a pending rejection is
-	// retired before any page is allocated or any transfer is set up.
-	Fixed Mode = "fixed"
-)
-
 // CancelPolicy is what the router does when a client cancels mid-flight.
 type CancelPolicy string
 
@@ -130,8 +118,8 @@ func (c Config) Validate() error {
 			return rangeErr(k.field, k.v, k.lo, k.hi, k.unit)
 		}
 	}
-	if c.Mode != Vulnerable && c.Mode != Fixed {
-		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable" or "fixed"`}
+	if !validMode(c.Mode) {
+		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`}
 	}
 	switch c.Allocator {
 	case "", Sorted, LIFO, FIFO:

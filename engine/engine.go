@@ -15,6 +15,10 @@ type Engine struct {
 	// legacyLimit replays a run under the prompt limit it was made with
 	// before SGLang's rule (see LimitChanges).
 	legacyLimit bool
+	// late are transfers still in flight after a deferred-release timeout.
+	late []lateWrite
+	// preallocQueue holds the requests waiting in DecodePreallocQueue, oldest first.
+	preallocQueue []*record
 }
 
 // record is the engine's own state of one request.
@@ -30,6 +34,8 @@ type record struct {
 	// the slot (0: it never did); the slot lingers from then until freed.
 	deferStep int
 	resp      int // index into Engine.responses
+	// waiting is the flight parked in DecodePreallocQueue, if any.
+	waiting *flight
 }
 
 // linger is a request whose decode half deferred the release of its pages
@@ -89,11 +95,13 @@ func (e *Engine) tenantIndex(name string) (int, error) {
 
 // emit appends an event to the log with the mutations that pool calls
 // returned for it, so that Snapshot replays exactly what the run did.
-func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) {
+// The returned event is valid until the next emit, to set Poll or Victim.
+func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) *Event {
 	ev := Event{Step: len(e.events) + 1, Stage: stage, Half: half, Pages: pages, Text: text, muts: muts}
 	if r != nil {
 		ev.Request = int(r.id)
 		ev.Tenant = e.tenants[r.tenant]
 	}
 	e.events = append(e.events, ev)
+	return &e.events[len(e.events)-1]
 }

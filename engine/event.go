@@ -11,6 +11,11 @@ type Event struct {
 	Pages Pages `json:"pages,omitempty"`
 	// Text explains the event in one plain line.
 	Text string `json:"text"`
+	// Poll is the KV transfer's KVPoll state, on the events that reach one.
+	Poll KVPoll `json:"poll,omitempty"`
+	// Victim is the request whose pages a late write landed in (the event's
+	// Request is the writer): the second bug class.
+	Victim int `json:"victim,omitempty"`
 
 	muts []mutation // how the event changed the pool, to rebuild any step
 }

@@ -3,27 +3,36 @@ package engine
 import "fmt"
 
 // Settle ends the deferred release of a lingering request with the given
-// outcome: the prefill half acknowledged (drained), never answered
-// (timeout), or failed (error). An error means nothing changed.
+// outcome, as counted by sglang:decode_deferred_kv_release_total{outcome}:
+// prefill answered ABORT_ACK after draining (drained), never answered
+// (timeout), or its transfer failed (error). After a timeout the transfer
+// prefill still had in flight lands later, in whatever the pages have
+// become. Requests waiting in DecodePreallocQueue are retried once the
+// pages are free. An error means nothing changed.
 func (e *Engine) Settle(request int, o Outcome) error {
 	if request < 1 || request > len(e.reqs) || e.reqs[request-1].linger == nil {
 		return &RequestError{"settle", fmt.Sprintf("request %d has no deferred release to settle", request)}
 	}
 	r := e.reqs[request-1]
+	pending := r.linger.pendingWrite
 	switch o {
 	case OutcomeDrained:
-		if p := r.linger.pendingWrite; len(p) > 0 {
-			e.emit(r, StagePrefillTransfer, HalfPrefill, p, fmt.Sprintf(
-				"The uncancelled prefill half finishes send_kv_chunk into %s of the aborted request, then acknowledges (drain-ack).", p),
-				e.pool.write(p, r.id))
+		if len(pending) > 0 {
+			e.emit(r, StagePrefillTransfer, HalfPrefill, pending, fmt.Sprintf(
+				"The prefill half finishes the send_kv_chunk already in flight into %s of the cancelled request, then answers ABORT_ACK: drained.", pending),
+				e.pool.write(pending, r.id)).Poll = PollSuccess
 		} else {
-			e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The uncancelled prefill half acknowledges (drain-ack).")
+			e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The prefill half had nothing in flight and answers ABORT_ACK: drained.")
 		}
 	case OutcomeTimeout:
-		e.emit(r, StageRelease, HalfDecode, nil,
-			"No drain-ack arrives before the deadline: decode gives up waiting. A late transfer from prefill could still write into these pages after they are reused.")
+		text := "No ABORT_ACK arrives before the deadline: decode stops waiting (timeout) and frees the pages anyway."
+		if len(pending) > 0 {
+			text += fmt.Sprintf(" Prefill's transfer into %s is still in flight and will land later.", pending)
+			e.late = append(e.late, lateWrite{from: r, pages: pending})
+		}
+		e.emit(r, StageRelease, HalfDecode, nil, text).Poll = PollTransferring
 	case OutcomeError:
-		e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The uncancelled prefill half's transfer fails (KVPoll.Failed).")
+		e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The prefill half's transfer fails (KVPoll.Failed): nothing more will be written.").Poll = PollFailed
 	default:
 		return &RequestError{"settle", fmt.Sprintf("outcome %q: must be drained, timeout or error", string(o))}
 	}
@@ -32,6 +41,7 @@ func (e *Engine) Settle(request int, o Outcome) error {
 	e.m.deferred[outcomeIndex(o)]++
 	e.releaseSlot(r, fmt.Sprintf("decode (deferred release: %s)", o))
 	e.responses[r.resp].Lingering = false
+	e.retryPrealloc()
 	return nil
 }
 

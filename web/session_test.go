@@ -94,7 +94,7 @@ func TestSendEndsEarly(t *testing.T) {
 	s.tenant, s.text[fieldTokens], s.end = "C", "4", "cancel:"+string(engine.StagePrefillForward)
 	require.NoError(t, s.send())
 	r, _ := s.eng.LastResponse()
-	assert.Equal(t, engine.StateAborted, r.State)
+	assert.Equal(t, engine.StateCancelled, r.State)
 	assert.Len(t, s.eng.Lingering(), 2)
 
 	require.NoError(t, s.settle(r.Request, engine.OutcomeTimeout))
