@@ -209,6 +209,11 @@ func FuzzOps(f *testing.F) {
 	for _, p := range Presets() {
 		cfg, ops := scaledPreset(p)
 		f.Add(encodeFuzz(cfg, ops))
+		// Every preset under each allocator policy.
+		for _, a := range Allocators {
+			cfg.Allocator = a
+			f.Add(encodeFuzz(cfg, ops))
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, ops := decodeFuzz(data)
@@ -358,9 +363,14 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 		require.Equal(t, 400, resp.Status)
 	case r.PromptTokens >= cfg.MaxReqInputLen():
 		require.Equal(t, PathPlaceholder, resp.Path)
-		if cfg.Mode != Vulnerable && resp.State != StateCancelled && resp.State != StateWaiting {
+		if cfg.Mode.retires() {
 			require.Equal(t, 400, resp.Status, "%s never answers 200 to a prompt over the limit", cfg.Mode)
 			require.Equal(t, inputLengthMessage(r.PromptTokens, cfg.MaxReqInputLen()), resp.Reason)
+		}
+		if cfg.Mode.checksLength() {
+			// Admitted: it may still be cancelled, wait or fail its
+			// transfer, but decode never commits its stale pages.
+			require.NotEqual(t, 200, resp.Status, "%s never answers 200 to a prompt over the limit", cfg.Mode)
 		}
 	default:
 		require.Equal(t, PathNormal, resp.Path)

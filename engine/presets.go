@@ -69,6 +69,9 @@ func Presets() []Preset {
 			SendOp(Request{Tenant: "B", PromptTokens: 8, Content: "quarterly plan"}),
 		}
 	}
+	lateOps := func(o Outcome) []Op {
+		return append(abortOps(), SettleOp(1, o), SendOp(Request{Tenant: "C", PromptTokens: 8, Content: "weekly report"}))
+	}
 	return []Preset{
 		{Slug: "demo", Name: "The article's demo",
 			Description: "The article's demo: a pool of one 8-page slot. Tenant A's 120-token secret fills it (SGLang's limit here is max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122, so it fits); tenant B's 200-token request passes the API's 256-token context but not validate_input_length, and reads A's seven stale pages back with HTTP 200. The 16-token pages are ours, so that a prompt legal under SGLang's limit fills the slot.",
@@ -80,17 +83,23 @@ func Presets() []Preset {
 			Description: "Context 1,048,576 tokens on a 681,280-token pool (the article's numbers). Tenant A's secret, then tenant D's long batch job warms the pool: every page but 7 has been written. Tenant B's 900,000-token prompt fits the context but not the pool; its 8-page slot finds free_pages short, and SGLang's merge_and_sort_free hands it the lowest page ids: A's.",
 			Config:      glm, Ops: glmOps},
 		{Slug: "glm-remediated", Name: "After remediation",
-			Description: "Pool raised to 2,040,000 tokens and the fixed door: the same prompts leak nothing.",
+			Description: "The article's remediation: the pool raised to about 2,040,000 tokens and the patched engine (both parts of SGLang #38704). The same prompts leak nothing; B's 900,000 tokens now fit (max_req_input_len 1,048,570).",
 			Config:      fixed, Ops: clone(glmOps)},
 		{Slug: "scrub", Name: "Scrub-on-free, vulnerable door",
-			Description: "Freed pages are zeroed: no foreign content reaches tenant B, yet it still gets a wrong 200 — and every free costs a write.",
+			Description: "The article's demo with the fix SGLang chose not to pay for: freed pages are zeroed. No foreign content reaches tenant B, yet it still gets a wrong 200 — and every free costs a write per page.",
 			Config:      scrub, Ops: clone(demoOps)},
 		{Slug: "abort-one-half", Name: "Abort, router cancels one half",
-			Description: "Tenant A's client cancels mid-transfer; only decode is told, so its 8 pages linger until prefill drains.",
+			Description: "Not in the article's demo; SGLang's deferred KV release. Tenant A's client cancels mid-transfer and the router cancels only decode. Decode sends ABORT to prefill and holds A's 8 pages until ABORT_ACK, so B gets other pages; settle the release to free them.",
 			Config:      abortOne, Ops: abortOps()},
 		{Slug: "abort-both", Name: "Abort, router cancels both halves",
-			Description: "The same abort with a router that cancels both halves: every page is released at once.",
+			Description: "The same abort with a router that cancels both halves, as SGLang's guidance after the incident advises: every page is released at once.",
 			Config:      abortBoth, Ops: abortOps()},
+		{Slug: "late-write", Name: "Deferred release times out: a late write",
+			Description: "The second bug class SGLang's advice warns of (watch decode_deferred_kv_release_total{outcome=\"timeout\"}). The router cancels only decode; no ABORT_ACK comes, decode frees A's pages on timeout, and merge_and_sort_free hands them to tenant C. Prefill's transfer, still in flight, lands in C's KV: C's 200 carries tenant A's secret, on a request that fit.",
+			Config:      abortOne, Ops: lateOps(OutcomeTimeout)},
+		{Slug: "late-write-drained", Name: "Deferred release drained: no late write",
+			Description: "The same run with the deferred release drained: prefill finishes its transfer into A's own held pages and answers ABORT_ACK before decode frees them, so C's pages hold only C's KV.",
+			Config:      abortOne, Ops: lateOps(OutcomeDrained)},
 	}
 }
 

@@ -58,7 +58,13 @@ func TestPresetsReplay(t *testing.T) {
 		t.Run(p.Slug, func(t *testing.T) {
 			e, err := Replay(p.Config, p.Ops)
 			require.NoError(t, err)
-			assert.Len(t, e.Responses(), len(p.Ops))
+			sends := 0
+			for _, op := range p.Ops {
+				if op.Send != nil {
+					sends++
+				}
+			}
+			assert.Len(t, e.Responses(), sends)
 			assertReleasedOnce(t, e)
 		})
 	}
@@ -223,4 +229,36 @@ func byTenant(t *testing.T, e *Engine, tenant string) Response {
 	}
 	require.Len(t, out, 1, "responses of tenant %s", tenant)
 	return out[0]
+}
+
+// The second bug class: the same run, with the deferred release ending in
+// timeout or drained.
+func TestPresetLateWrite(t *testing.T) {
+	e := replayPreset(t, "late-write")
+	c := e.Responses()[2]
+	assert.Equal(t, PathNormal, c.Path, "C's request fit: no intake rejection involved")
+	assert.Equal(t, 200, c.Status)
+	assert.Equal(t, []int{1}, c.LateWriteFrom)
+	assert.Equal(t, []Leak{{Tenant: "A", Pages: 8}}, c.Leaks)
+	require.Len(t, c.Body, 1)
+	assert.Equal(t, Segment{Pages: pg(0, 8), Writer: 1, Tenant: "A", Text: "tenant-A:" + DemoSecret, Leaked: true}, c.Body[0])
+	assert.Equal(t, 1, e.Metrics().DeferredRelease[OutcomeTimeout])
+	assert.Equal(t, 1, e.Metrics().LateWrites)
+	var victims []int
+	for _, ev := range e.Events() {
+		if ev.Victim != 0 {
+			victims = append(victims, ev.Victim)
+			assert.Equal(t, 1, ev.Request, "the late write is A's")
+			assert.Equal(t, StagePrefillTransfer, ev.Stage)
+		}
+	}
+	assert.Equal(t, []int{3}, victims)
+
+	d := replayPreset(t, "late-write-drained")
+	c = d.Responses()[2]
+	assert.Equal(t, 200, c.Status)
+	assert.False(t, c.Leaked(), "a drained release leaves nothing in flight")
+	assert.Empty(t, c.LateWriteFrom)
+	assert.Equal(t, pg(0, 8), c.ReadPages, "C gets the same pages, holding its own KV")
+	assert.Zero(t, d.Metrics().LateWrites)
 }
