@@ -199,8 +199,14 @@ func TestNormalPathSizes(t *testing.T) {
 	cases := []struct {
 		tokens         int
 		reserved, read int
+		verdict        string
 	}{
-		{1, 8, 1}, {16, 8, 1}, {17, 8, 2}, {128, 8, 8}, {129, 9, 9}, {1017, 64, 64}, // 1,017 = min(4,096, 1,024) − 7: the longest read in full
+		{1, 8, 1, "OK: HTTP 200 with tenant A's own 1 page"},
+		{16, 8, 1, "OK: HTTP 200 with tenant A's own 1 page"},
+		{17, 8, 2, "OK: HTTP 200 with tenant A's own 2 pages"},
+		{128, 8, 8, "OK: HTTP 200 with tenant A's own 8 pages"},
+		{129, 9, 9, "OK: HTTP 200 with tenant A's own 9 pages"},
+		{1017, 64, 64, "OK: HTTP 200 with tenant A's own 64 pages"}, // min(4,096, 1,024) − 7: the longest read in full
 	}
 	for _, tc := range cases {
 		e := newEngine(t, cfg)
@@ -209,10 +215,6 @@ func TestNormalPathSizes(t *testing.T) {
 		assert.Equal(t, tc.reserved, resp.Allocated, "tokens %d", tc.tokens)
 		assert.Equal(t, tc.read, resp.ReadPages.Len(), "tokens %d", tc.tokens)
 		assert.False(t, resp.Leaked())
-		assert.Equal(t, fmtVerdictOK("A", tc.read), resp.Verdict())
+		assert.Equal(t, tc.verdict, resp.Verdict())
 	}
-}
-
-func fmtVerdictOK(tenant string, pages int) string {
-	return "OK: HTTP 200 with tenant " + tenant + "'s own " + th(pages) + " " + plural(pages, "page", "pages")
 }
