@@ -52,7 +52,7 @@ func refCell(t *testing.T, s *Snapshot, tenants []string, first, last int) Cell 
 
 func TestCellsCoverTheRange(t *testing.T) {
 	e := newEngine(t, Config{ContextTokens: 256, PoolTokens: 97, PageTokens: 1, SlotPages: 8,
-		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: 1})
+		Mode: Vulnerable, Allocator: LIFO, Cancel: CancelOneHalf, KVBytesPerToken: 1})
 	for _, r := range []Request{
 		{Tenant: "A", PromptTokens: 40, Content: "a"},
 		{Tenant: "B", PromptTokens: 13, CancelAt: StagePrefillForward},

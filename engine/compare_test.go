@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,6 +49,23 @@ func TestExportImportRoundTrip(t *testing.T) {
 	assert.Equal(t, ops, f.Ops)
 }
 
+// A version 1 file has no allocator: it ran LIFO, and is read so.
+func TestImportVersion1(t *testing.T) {
+	old := `{"schema":"kvleak-run","version":1,"config":{"context":32,"pool":16,"page":1,"slot":8,"mode":"vulnerable","cancel":"both","kvBytes":1},
+		"ops":[{"send":{"tenant":"A","tokens":8,"content":"x"}},{"send":{"tenant":"B","tokens":8}},{"send":{"tenant":"C","tokens":8}}]}`
+	e, f, err := ImportRun([]byte(old))
+	require.NoError(t, err)
+	assert.Equal(t, 1, f.Version)
+	assert.Equal(t, LIFO, f.Config.Allocator)
+	assert.Equal(t, pg(0, 8), e.Responses()[1].ReadPages, "most recently freed first")
+
+	now := strings.Replace(old, `"version":1`, `"version":2`, 1)
+	e, f, err = ImportRun([]byte(now))
+	require.NoError(t, err)
+	assert.Empty(t, f.Config.Allocator, "a version 2 file without one means Sorted")
+	assert.Equal(t, pg(8, 8), e.Responses()[1].ReadPages, "release_pages waits; free_pages goes on")
+}
+
 func TestImportRejectsBadFiles(t *testing.T) {
 	big := make([]byte, MaxRunFileBytes+1)
 	for name, c := range map[string]struct {
@@ -56,7 +74,7 @@ func TestImportRejectsBadFiles(t *testing.T) {
 		"empty":      {"", "not a run file"},
 		"not json":   {"hello", "not a run file"},
 		"wrong kind": {`{"schema":"other","version":1}`, "not a run file of this playground"},
-		"version":    {`{"schema":"kvleak-run","version":2}`, "version 2"},
+		"version":    {`{"schema":"kvleak-run","version":3}`, "version 3"},
 		"bad config": {`{"schema":"kvleak-run","version":1,"config":{"context":0}}`, "context length 0"},
 		"bad op":     {`{"schema":"kvleak-run","version":1,"config":{"context":16,"pool":8,"page":1,"slot":8,"mode":"fixed","cancel":"both","kvBytes":1},"ops":[{"send":{"tenant":"","tokens":1}}]}`, "tenant name is empty"},
 		"too big":    {string(big), "at most"},

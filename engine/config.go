@@ -2,18 +2,6 @@ package engine
 
 import "fmt"
 
-// Mode is the admission door's behaviour.
-type Mode string
-
-const (
-	// Vulnerable is the pre-patch door: it checks only req.finished(), so a
-	// request whose rejection is pending (to_finish set) walks through.
-	Vulnerable Mode = "vulnerable"
-	// Fixed is the patched door (SGLang #38704): a pending rejection is
-	// retired before any page is allocated or any transfer is set up.
-	Fixed Mode = "fixed"
-)
-
 // CancelPolicy is what the router does when a client cancels mid-flight.
 type CancelPolicy string
 
@@ -53,6 +41,9 @@ type Config struct {
 	SlotPages int `json:"slot"`
 	// Mode is the admission door.
 	Mode Mode `json:"mode"`
+	// Allocator is the free-list policy; empty means Sorted, SGLang's PD
+	// default.
+	Allocator Allocator `json:"alloc,omitempty"`
 	// ScrubOnFree zeroes a page when it is freed, at one write per page.
 	ScrubOnFree bool `json:"scrub"`
 	// Cancel is the router's policy on a client abort.
@@ -63,15 +54,18 @@ type Config struct {
 	KVBytesPerToken int `json:"kvBytes"`
 }
 
-// DemoConfig is the article's demo: one 8-page slot of 1-token pages, a pool
-// that holds exactly that slot, and the vulnerable door.
+// DemoConfig is the article's demo: a pool of one 8-page slot and the
+// vulnerable door. The pages hold 16 tokens each so that, under SGLang's
+// limit (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122), a prompt long
+// enough to fill all 8 pages still fits.
 func DemoConfig() Config {
 	return Config{
-		ContextTokens:   16,
-		PoolTokens:      8,
-		PageTokens:      1,
+		ContextTokens:   256,
+		PoolTokens:      128,
+		PageTokens:      16,
 		SlotPages:       DefaultSlotPages,
 		Mode:            Vulnerable,
+		Allocator:       Sorted,
 		Cancel:          CancelBoth,
 		KVBytesPerToken: DefaultKVBytesTok,
 	}
@@ -99,7 +93,7 @@ func (e *ConfigError) Error() string {
 var fieldLabel = map[string]string{
 	"context": "context length", "pool": "pool size", "page": "page size",
 	"slot": "pages per slot", "mode": "admission mode", "cancel": "cancel policy",
-	"kvBytes": "KV bytes per token",
+	"kvBytes": "KV bytes per token", "alloc": "allocator",
 }
 
 func rangeErr(field string, v, lo, hi int, unit string) error {
@@ -124,8 +118,13 @@ func (c Config) Validate() error {
 			return rangeErr(k.field, k.v, k.lo, k.hi, k.unit)
 		}
 	}
-	if c.Mode != Vulnerable && c.Mode != Fixed {
-		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable" or "fixed"`}
+	if !validMode(c.Mode) {
+		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`}
+	}
+	switch c.Allocator {
+	case "", Sorted, LIFO, FIFO:
+	default:
+		return &ConfigError{Field: "alloc", Value: fmt.Sprintf("%q", string(c.Allocator)), Rule: `must be "sorted", "lifo" or "fifo"`}
 	}
 	if c.Cancel != CancelBoth && c.Cancel != CancelOneHalf {
 		return &ConfigError{Field: "cancel", Value: fmt.Sprintf("%q", string(c.Cancel)), Rule: `must be "both" or "one"`}

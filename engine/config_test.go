@@ -70,9 +70,18 @@ func TestConfigValidate(t *testing.T) {
 		{"kvBytes huge", func(c *Config) { c.KVBytesPerToken = huge }, "kvBytes", "between 1 and 1,048,576 bytes"},
 
 		{"mode fixed", func(c *Config) { c.Mode = Fixed }, "", ""},
-		{"mode empty", func(c *Config) { c.Mode = "" }, "mode", `must be "vulnerable" or "fixed"`},
-		{"mode wrong case", func(c *Config) { c.Mode = "Vulnerable" }, "mode", `must be "vulnerable" or "fixed"`},
-		{"mode bogus", func(c *Config) { c.Mode = "open" }, "mode", `must be "vulnerable" or "fixed"`},
+		{"mode retire-only", func(c *Config) { c.Mode = RetireOnly }, "", ""},
+		{"mode length-check-only", func(c *Config) { c.Mode = LengthCheckOnly }, "", ""},
+		{"mode empty", func(c *Config) { c.Mode = "" }, "mode", `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`},
+		{"mode wrong case", func(c *Config) { c.Mode = "Vulnerable" }, "mode", `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`},
+		{"mode bogus", func(c *Config) { c.Mode = "open" }, "mode", `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`},
+
+		{"alloc empty means sorted", func(c *Config) { c.Allocator = "" }, "", ""},
+		{"alloc sorted", func(c *Config) { c.Allocator = Sorted }, "", ""},
+		{"alloc lifo", func(c *Config) { c.Allocator = LIFO }, "", ""},
+		{"alloc fifo", func(c *Config) { c.Allocator = FIFO }, "", ""},
+		{"alloc wrong case", func(c *Config) { c.Allocator = "LIFO" }, "alloc", `must be "sorted", "lifo" or "fifo"`},
+		{"alloc bogus", func(c *Config) { c.Allocator = "buddy" }, "alloc", `must be "sorted", "lifo" or "fifo"`},
 
 		{"cancel one", func(c *Config) { c.Cancel = CancelOneHalf }, "", ""},
 		{"cancel empty", func(c *Config) { c.Cancel = "" }, "cancel", `must be "both" or "one"`},
@@ -109,7 +118,7 @@ func TestConfigErrorMessage(t *testing.T) {
 	assert.EqualError(t, c.Validate(), "pool size 5,000,000: must be between 1 and 4,194,304 tokens")
 	c = validBase()
 	c.Mode = "open"
-	assert.EqualError(t, c.Validate(), `admission mode "open": must be "vulnerable" or "fixed"`)
+	assert.EqualError(t, c.Validate(), `admission mode "open": must be "vulnerable", "fixed", "retire-only" or "length-check-only"`)
 }
 
 func TestConfigRealScaleIsValid(t *testing.T) {

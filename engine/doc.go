@@ -6,12 +6,17 @@
 // A request passes the stages of the real engine (see Stage): intake
 // (validate_input_length), the admission door, prefill bootstrap, decode
 // prealloc, prefill forward and KV transfer, decode transfer and running, the
-// response and the release of its pages. A prompt within the advertised
-// context but over the KV pool's capacity takes the real rejection path: the
-// prompt becomes a one-token placeholder and a pending 400 is recorded while
+// response and the release of its pages. A prompt below the advertised
+// context but at or over max_req_input_len (Config.MaxReqInputLen, derived
+// from the pool as SGLang does) takes the real rejection path: the prompt
+// becomes a one-token placeholder and a pending 400 is recorded while
 // "finished" stays false. The Vulnerable door checks only "finished", so the
-// request goes on and decode reads its whole reserved slot — seven stale pages
-// of another tenant — and answers 200. The Fixed door retires it first.
+// request goes on and decode reads its whole reserved slot — seven stale
+// pages of another tenant — and answers 200. Each part of SGLang #38704
+// stops it alone (see Modes). Which stale pages a slot gets is the
+// allocator's policy (see Allocator); that it gets some is free() not
+// clearing. A deferred release that times out lets a late transfer write
+// into pages already handed to another request: the second bug class.
 //
 // Everything the playground shows is computed here: page ownership, leaked
 // pages, HTTP status, the ordered event log, metrics and the capacity check.

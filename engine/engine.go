@@ -12,6 +12,13 @@ type Engine struct {
 	events    []Event
 	responses []Response
 	m         counters
+	// legacyLimit replays a run under the prompt limit it was made with
+	// before SGLang's rule (see LimitChanges).
+	legacyLimit bool
+	// late are transfers still in flight after a deferred-release timeout.
+	late []lateWrite
+	// preallocQueue holds the requests waiting in DecodePreallocQueue, oldest first.
+	preallocQueue []*record
 }
 
 // record is the engine's own state of one request.
@@ -27,6 +34,8 @@ type record struct {
 	// the slot (0: it never did); the slot lingers from then until freed.
 	deferStep int
 	resp      int // index into Engine.responses
+	// waiting is the flight parked in DecodePreallocQueue, if any.
+	waiting *flight
 }
 
 // linger is a request whose decode half deferred the release of its pages
@@ -40,7 +49,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, pool: newPool(cfg.PoolPages())}, nil
+	return &Engine{cfg: cfg, pool: newPool(cfg.PoolPages(), cfg.Allocator)}, nil
 }
 
 // Config returns the engine's configuration.
@@ -84,13 +93,15 @@ func (e *Engine) tenantIndex(name string) (int, error) {
 	return len(e.tenants) - 1, nil
 }
 
-// emit appends an event to the log. Stage code changes the pool itself and
-// passes the same changes as muts, so that Snapshot can replay any step.
-func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) {
+// emit appends an event to the log with the mutations that pool calls
+// returned for it, so that Snapshot replays exactly what the run did.
+// The returned event is valid until the next emit, to set Poll or Victim.
+func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) *Event {
 	ev := Event{Step: len(e.events) + 1, Stage: stage, Half: half, Pages: pages, Text: text, muts: muts}
 	if r != nil {
 		ev.Request = int(r.id)
 		ev.Tenant = e.tenants[r.tenant]
 	}
 	e.events = append(e.events, ev)
+	return &e.events[len(e.events)-1]
 }

@@ -11,22 +11,11 @@ type Event struct {
 	Pages Pages `json:"pages,omitempty"`
 	// Text explains the event in one plain line.
 	Text string `json:"text"`
+	// Poll is the KV transfer's KVPoll state, on the events that reach one.
+	Poll KVPoll `json:"poll,omitempty"`
+	// Victim is the request whose pages a late write landed in (the event's
+	// Request is the writer): the second bug class.
+	Victim int `json:"victim,omitempty"`
 
 	muts []mutation // how the event changed the pool, to rebuild any step
-}
-
-type mutKind uint8
-
-const (
-	mutAlloc mutKind = iota + 1
-	mutWrite
-	mutFree
-	mutScrub
-)
-
-// mutation is a change to the pool that Snapshot replays forward.
-type mutation struct {
-	kind  mutKind
-	pages Pages
-	req   int32
 }

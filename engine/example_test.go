@@ -13,10 +13,10 @@ func ExampleEngine_Send() {
 	if err != nil {
 		panic(err)
 	}
-	if _, err := e.Send(engine.Request{Tenant: "A", PromptTokens: 8, Content: engine.DemoSecret}); err != nil {
+	if _, err := e.Send(engine.Request{Tenant: "A", PromptTokens: engine.DemoPromptA, Content: engine.DemoSecret}); err != nil {
 		panic(err)
 	}
-	resp, err := e.Send(engine.Request{Tenant: "B", PromptTokens: 12, Content: "summarise my notes"})
+	resp, err := e.Send(engine.Request{Tenant: "B", PromptTokens: engine.DemoPromptB, Content: "summarise my notes"})
 	if err != nil {
 		panic(err)
 	}
@@ -38,8 +38,8 @@ func ExampleConfig_Capacity() {
 	fmt.Println(launch.Config.Capacity())
 	fmt.Println(fixed.Config.Capacity())
 	// Output:
-	// advertised 1,048,576 tokens, pool 681,280 — short by 367,296
-	// advertised 1,048,576 tokens, pool 2,040,000 — backed, 1.95× the context
+	// advertised 1,048,576 tokens, pool 681,280 — short by 367,296: the running engine's max_req_input_len is 681,274, so prompts of 681,274 to 1,048,575 tokens pass the API and take the placeholder path
+	// advertised 1,048,576 tokens, pool 2,040,000 — backed, 1.95× the context: the running engine's max_req_input_len is 1,048,570 (context − 6)
 }
 
 func ExampleReplay() {

@@ -8,8 +8,11 @@ import (
 
 // RunFileSchema names the export format; RunFileVersion is its version.
 const (
-	RunFileSchema  = "kvleak-run"
-	RunFileVersion = 1
+	RunFileSchema = "kvleak-run"
+	// Version 2 added Config.Allocator and SGLang's prompt limit; a version
+	// 1 file is read with the LIFO allocator it was made with (see
+	// LimitChanges for what the new limit changes in it).
+	RunFileVersion = 2
 	// MaxRunFileBytes bounds an imported file.
 	MaxRunFileBytes = 4 << 20
 )
@@ -46,7 +49,10 @@ func ImportRun(data []byte) (*Engine, RunFile, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, f, fmt.Errorf("not a run file: %v", err)
 	}
-	if f.Schema != RunFileSchema || f.Version != RunFileVersion {
+	if f.Schema == RunFileSchema && f.Version == 1 && f.Config.Allocator == "" {
+		f.Config.Allocator = LIFO // what version 1 ran; f.Version stays 1
+	}
+	if f.Schema != RunFileSchema || f.Version != 1 && f.Version != RunFileVersion {
 		return nil, f, fmt.Errorf("not a run file of this playground (schema %q version %d; want %q version %d)", f.Schema, f.Version, RunFileSchema, RunFileVersion)
 	}
 	if len(f.Ops) > MaxRequests {

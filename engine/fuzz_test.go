@@ -12,14 +12,16 @@ import (
 // bytes so that every input is a valid config (pools of at most
 // fuzzMaxPages pages) and the ops land near the interesting boundaries.
 //
-//	config: flags byte (bit 0 scrub, bit 1 cancel one half), then varints
+//	config: flags byte (bit 0 scrub, bit 1 cancel one half, bits 2–3 the
+//	        allocator: fuzzAllocators[(flags>>2)&3]), then varints
 //	        page-1, pool-page, slot-1, context-1, kvBytes-1 (each reduced
 //	        into range)
 //	op:     kind byte; kind%8 == 7 is a settle (request byte, outcome byte:
 //	        %4 = drained, timeout, error, invalid); else a send: tenant
 //	        (kind>>3)&3, content (kind>>5)&3, then a size byte (%8: 0 = raw
-//	        varint follows, 1 usable pool, 2 usable+1, 3 pool, 4 context, 5
-//	        context+1, 6 a slot's tokens, 7 small) and an end byte (255 =
+//	        varint follows, 1 max_req_input_len-1, 2 max_req_input_len, 3
+//	        pool, 4 context, 5 context-1, 6 a slot's tokens, 7 small) and an
+//	        end byte (255 =
 //	        an invalid cancel stage, %16: 9 = fail the transfer, 10–15 =
 //	        cancel at CancelStages[%16-10], else none).
 const (
@@ -29,8 +31,9 @@ const (
 )
 
 var (
-	fuzzTenants  = []string{"A", "B", "C", "D"}
-	fuzzContents = []string{DemoSecret, "summarise my notes", "", "quarterly plan"}
+	fuzzAllocators = []Allocator{"", Sorted, LIFO, FIFO}
+	fuzzTenants    = []string{"A", "B", "C", "D"}
+	fuzzContents   = []string{DemoSecret, "summarise my notes", "", "quarterly plan"}
 )
 
 type fuzzReader struct{ b []byte }
@@ -59,7 +62,7 @@ func (r *fuzzReader) uvarint() uint64 {
 func decodeFuzz(data []byte) (Config, []Op) {
 	r := &fuzzReader{data}
 	flags := r.byte()
-	cfg := Config{Mode: Vulnerable, Cancel: CancelBoth, ScrubOnFree: flags&1 != 0}
+	cfg := Config{Mode: Vulnerable, Cancel: CancelBoth, ScrubOnFree: flags&1 != 0, Allocator: fuzzAllocators[(flags>>2)&3]}
 	if flags&2 != 0 {
 		cfg.Cancel = CancelOneHalf
 	}
@@ -87,15 +90,15 @@ func decodeFuzz(data []byte) (Config, []Op) {
 		case 0:
 			req.PromptTokens = int(min(r.uvarint(), 1<<40))
 		case 1:
-			req.PromptTokens = cfg.UsableTokens()
+			req.PromptTokens = max(1, cfg.MaxReqInputLen()-1)
 		case 2:
-			req.PromptTokens = cfg.UsableTokens() + 1
+			req.PromptTokens = max(1, cfg.MaxReqInputLen())
 		case 3:
 			req.PromptTokens = cfg.PoolTokens
 		case 4:
 			req.PromptTokens = cfg.ContextTokens
 		case 5:
-			req.PromptTokens = cfg.ContextTokens + 1
+			req.PromptTokens = max(1, cfg.ContextTokens-1)
 		case 6:
 			req.PromptTokens = cfg.SlotPages * cfg.PageTokens
 		case 7:
@@ -124,6 +127,11 @@ func encodeFuzz(cfg Config, ops []Op) []byte {
 	}
 	if cfg.Cancel == CancelOneHalf {
 		flags |= 2
+	}
+	for i, a := range fuzzAllocators {
+		if a == cfg.Allocator {
+			flags |= byte(i) << 2
+		}
 	}
 	b = append(b, flags)
 	for _, v := range []int{cfg.PageTokens - 1, cfg.PoolTokens - cfg.PageTokens, cfg.SlotPages - 1,
@@ -201,27 +209,43 @@ func FuzzOps(f *testing.F) {
 	for _, p := range Presets() {
 		cfg, ops := scaledPreset(p)
 		f.Add(encodeFuzz(cfg, ops))
+		// Every preset under each allocator policy.
+		for _, a := range Allocators {
+			cfg.Allocator = a
+			f.Add(encodeFuzz(cfg, ops))
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, ops := decodeFuzz(data)
-		vuln, fixed := cfg, cfg
-		fixed.Mode = Fixed
-		ev, err := New(vuln)
-		require.NoError(t, err, "%+v", cfg)
-		ef, err := New(fixed)
-		require.NoError(t, err)
+		engines := map[Mode]*Engine{}
+		for _, m := range []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly} {
+			c := cfg
+			c.Mode = m
+			e, err := New(c)
+			require.NoError(t, err, "%+v", c)
+			engines[m] = e
+		}
 		for i, op := range ops {
-			fuzzApply(t, ev, op, i)
-			fuzzApply(t, ef, op, i)
+			for _, m := range []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly} {
+				fuzzApply(t, engines[m], op, i)
+			}
+		}
+		ev := engines[Vulnerable]
+		for _, m := range []Mode{Fixed, RetireOnly, LengthCheckOnly} {
+			e := engines[m]
+			assertReleasedOnce(t, e)
+			assert.Zero(t, e.Metrics().WrongStatus, m)
+			for _, r := range e.Responses() {
+				if r.Leaked() {
+					assert.NotEmpty(t, r.LateWriteFrom, "%s: each part of #38704 stops the placeholder leak; only a late write can leak", m)
+				}
+			}
+			// With no placeholder admitted, every mode took the same path.
+			if countPath(ev, PathPlaceholder) == 0 {
+				require.Equal(t, ev.Metrics(), e.Metrics(), m)
+			}
 		}
 		assertReleasedOnce(t, ev)
-		assertReleasedOnce(t, ef)
-		assert.Zero(t, ef.Metrics().LeakedPages, "the fixed door never leaks")
-		assert.Zero(t, ef.Metrics().WrongStatus)
-		// With no placeholder admitted, the two doors took the same path.
-		if ev.Metrics().WrongStatus == 0 && ev.Metrics().LeakedPages == 0 && countPath(ev, PathPlaceholder) == 0 {
-			require.Equal(t, ev.Metrics(), ef.Metrics())
-		}
 	})
 }
 
@@ -272,7 +296,13 @@ func fuzzInvariants(t *testing.T, e *Engine) {
 	require.Equal(t, e.Config().PoolPages(), n)
 	require.Equal(t, n, m.PagesFree+m.PagesAllocated, "pages are conserved")
 	require.Equal(t, m.Requests, len(e.Responses()))
-	require.Equal(t, m.Requests, m.Finished+m.Rejected+m.Aborted+m.Errored)
+	require.Equal(t, m.Requests, m.Finished+m.Rejected+m.Aborted+m.Errored+m.Cancelled+m.Waiting)
+	require.Equal(t, m.Waiting, len(e.Waiting()))
+	for _, id := range e.Waiting() {
+		r := e.Responses()[id-1]
+		require.Equal(t, StateWaiting, r.State)
+		require.Zero(t, r.Allocated, "a waiting request holds nothing")
+	}
 
 	s := e.Snapshot()
 	cells, err := s.Cells(0, n-1, n)
@@ -292,7 +322,7 @@ func fuzzInvariants(t *testing.T, e *Engine) {
 	for _, id := range e.Lingering() {
 		r := e.Responses()[id-1]
 		require.True(t, r.Lingering)
-		require.Equal(t, StateAborted, r.State)
+		require.Equal(t, StateCancelled, r.State)
 		want[id] = r.Allocated
 		sum += r.Allocated
 	}
@@ -310,12 +340,12 @@ func fuzzInvariants(t *testing.T, e *Engine) {
 	}
 	// The free list holds every unheld page once.
 	seen := make([]bool, n)
-	for _, id := range e.pool.free {
+	for _, id := range e.pool.free.ids() {
 		require.False(t, seen[id], "page %d is on the free list twice", id)
 		require.Equal(t, int32(noRequest), e.pool.holder[id], "page %d is free and held", id)
 		seen[id] = true
 	}
-	require.Equal(t, m.PagesFree, len(e.pool.free))
+	require.Equal(t, m.PagesFree, len(e.pool.free.ids()))
 }
 
 // fuzzCheckResponse checks the response to r against the pool as it was
@@ -328,30 +358,39 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 	require.Equal(t, r.PromptTokens, resp.Tokens)
 
 	switch {
-	case r.PromptTokens > cfg.ContextTokens:
+	case r.PromptTokens >= cfg.ContextTokens:
 		require.Equal(t, PathAPIReject, resp.Path)
 		require.Equal(t, 400, resp.Status)
-	case r.PromptTokens > cfg.UsableTokens():
+	case r.PromptTokens >= cfg.MaxReqInputLen():
 		require.Equal(t, PathPlaceholder, resp.Path)
-		if cfg.Mode == Fixed {
-			require.Equal(t, 400, resp.Status, "the fixed door never answers 200 to a prompt over the pool")
-			require.Equal(t, "request rejected (context length exceeds KV pool capacity)", resp.Reason)
+		if cfg.Mode.retires() {
+			require.Equal(t, 400, resp.Status, "%s never answers 200 to a prompt over the limit", cfg.Mode)
+			require.Equal(t, inputLengthMessage(r.PromptTokens, cfg.MaxReqInputLen()), resp.Reason)
+		}
+		if cfg.Mode.checksLength() {
+			// Admitted: it may still be cancelled, wait or fail its
+			// transfer, but decode never commits its stale pages.
+			require.NotEqual(t, 200, resp.Status, "%s never answers 200 to a prompt over the limit", cfg.Mode)
 		}
 	default:
 		require.Equal(t, PathNormal, resp.Path)
 	}
-	if resp.Path != PathNormal && cfg.Mode == Fixed || resp.Path == PathAPIReject {
+	if resp.Path != PathNormal && cfg.Mode.retires() || resp.Path == PathAPIReject {
 		require.Zero(t, resp.Allocated, "a rejected request allocates nothing")
 	}
 	require.Equal(t, resp.Status == 200 && resp.Path == PathPlaceholder, resp.WrongStatus)
-	// Intake's "fits the KV pool" must mean it: on a pool nobody holds, a
-	// request intake let through can always reserve its pages.
+	// Intake's limit must mean it: on a pool nobody holds, a request intake
+	// let through can always reserve its pages.
 	held := 0
 	for _, c := range pre {
 		held += c.Allocated
 	}
-	if held == 0 && resp.Path != PathAPIReject {
-		require.NotEqual(t, 503, resp.Status, "an empty pool cannot be exhausted by a prompt intake accepted: %s", resp.Reason)
+	if held == 0 {
+		require.NotEqual(t, StateWaiting, resp.State, "an empty pool cannot be short for a prompt intake accepted")
+	}
+	if resp.State == StateWaiting {
+		require.Zero(t, resp.Status)
+		require.Zero(t, resp.Allocated)
 	}
 	if resp.Status == 200 {
 		require.Equal(t, StateFinished, resp.State)
@@ -360,24 +399,48 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 		require.Empty(t, resp.ReadPages, "only a 200 carries pages")
 	}
 
-	// The leak, page by page: decode read the slot; prefill wrote its first
-	// page (the placeholder); every other page read still holds what it held
-	// before the send, and leaks when another tenant wrote it.
-	var wantLeaked []int
-	if resp.Path == PathPlaceholder && resp.Status == 200 {
-		require.Equal(t, cfg.SlotPages, resp.ReadPages.Len(), "decode reads its whole reservation")
-		resp.ReadPages.Tail(1).Each(func(id int) bool {
-			if pre[id].Stale == 1 && pre[id].Owner != r.Tenant {
-				wantLeaked = append(wantLeaked, id)
-			}
-			return true
-		})
+	// The leak, page by page: decode read its pages. A late write that
+	// landed in them (an event naming this response as its victim) holds
+	// the late writer's KV; otherwise a page the request wrote is its own,
+	// and any other still holds what it held before the send.
+	late := map[int]string{}
+	for _, ev := range e.Events() {
+		if ev.Victim == resp.Request {
+			ev.Pages.Each(func(id int) bool { late[id] = ev.Tenant; return true })
+		}
 	}
+	own := resp.ReadPages
+	if resp.Path == PathPlaceholder {
+		own = resp.ReadPages.Head(1)
+	}
+	var wantLeaked []int
+	zeroed := 0
+	resp.ReadPages.Each(func(id int) bool {
+		tenant, ok := late[id]
+		switch {
+		case ok:
+		case own.Contains(id):
+			tenant = r.Tenant
+		case pre[id].Stale == 1:
+			tenant = pre[id].Owner
+		default:
+			zeroed++
+			return true
+		}
+		if tenant != r.Tenant {
+			wantLeaked = append(wantLeaked, id)
+		}
+		return true
+	})
 	var gotLeaked []int
 	resp.LeakedPages.Each(func(id int) bool { gotLeaked = append(gotLeaked, id); return true })
 	require.Equal(t, wantLeaked, gotLeaked, "leaked pages")
+	require.Equal(t, zeroed, resp.ZeroedPages, "zeroed pages are the read pages that held nothing")
+	if resp.Path == PathPlaceholder && resp.Status == 200 {
+		require.Equal(t, cfg.SlotPages, resp.ReadPages.Len(), "decode reads its whole reservation")
+	}
 	if resp.Leaked() {
-		require.Equal(t, Vulnerable, cfg.Mode)
+		require.True(t, cfg.Mode == Vulnerable || len(resp.LateWriteFrom) > 0, "only the vulnerable engine or a late write leaks")
 		require.Equal(t, 200, resp.Status)
 		total := 0
 		for _, l := range resp.Leaks {
@@ -386,17 +449,6 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 		}
 		require.Equal(t, resp.LeakedPages.Len(), total)
 	}
-	// Zeroed pages are the read pages that held nothing.
-	zeroed := 0
-	if resp.Path == PathPlaceholder && resp.Status == 200 {
-		resp.ReadPages.Tail(1).Each(func(id int) bool {
-			if pre[id].Stale == 0 {
-				zeroed++
-			}
-			return true
-		})
-	}
-	require.Equal(t, zeroed, resp.ZeroedPages)
 	// The body accounts for every page read, in order.
 	var body Pages
 	for _, seg := range resp.Body {

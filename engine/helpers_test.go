@@ -41,7 +41,7 @@ func replayPreset(t testing.TB, slug string) *Engine {
 func abortConfig(policy CancelPolicy) Config {
 	return Config{
 		ContextTokens: 32, PoolTokens: 16, PageTokens: 1, SlotPages: DefaultSlotPages,
-		Mode: Vulnerable, Cancel: policy, KVBytesPerToken: DefaultKVBytesTok,
+		Mode: Vulnerable, Allocator: LIFO, Cancel: policy, KVBytesPerToken: DefaultKVBytesTok,
 	}
 }
 
@@ -110,7 +110,7 @@ func capture(e *Engine) state {
 		Lingering: e.Lingering(),
 		Holder:    append([]int32(nil), e.pool.holder...),
 		Writer:    append([]int32(nil), e.pool.writer...),
-		Free:      append([]int32(nil), e.pool.free...),
+		Free:      e.pool.free.ids(),
 	}
 }
 

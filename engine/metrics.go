@@ -4,20 +4,24 @@ package engine
 // real engine would watch.
 type Metrics struct {
 	Requests        int `json:"requests"`
-	Responses       int `json:"responses"` // answered with a status (not cancelled)
+	Responses       int `json:"responses"` // answered with a status (not cancelled, not waiting)
 	LeakedResponses int `json:"leakedResponses"`
 	LeakedPages     int `json:"leakedPages"`
 	WrongStatus     int `json:"wrongStatus"` // 200s for requests intake had rejected
 
-	Finished int `json:"finished"`
-	Rejected int `json:"rejected"`
-	Aborted  int `json:"aborted"`
-	Errored  int `json:"errored"`
+	Finished  int `json:"finished"`
+	Rejected  int `json:"rejected"`
+	Aborted   int `json:"aborted"` // by the engine after admission (the length check)
+	Errored   int `json:"errored"`
+	Cancelled int `json:"cancelled"` // by the client
+	// Waiting is how many requests wait in DecodePreallocQueue now.
+	Waiting int `json:"waiting"`
 
 	PagesTotal     int `json:"pagesTotal"`
 	PagesAllocated int `json:"pagesAllocated"`
-	PagesFree      int `json:"pagesFree"`
-	PagesStale     int `json:"pagesStale"` // free, but still holding some request's KV
+	PagesFree      int `json:"pagesFree"`   // free_pages and release_pages
+	PagesStaged    int `json:"pagesStaged"` // release_pages: freed, not yet merged back (sorted)
+	PagesStale     int `json:"pagesStale"`  // free, but still holding some request's KV
 	PagesLingering int `json:"pagesLingering"`
 
 	ScrubWrites int   `json:"scrubWrites"`
@@ -25,18 +29,22 @@ type Metrics struct {
 
 	// DeferredRelease is sglang:decode_deferred_kv_release_total{outcome}.
 	DeferredRelease map[Outcome]int `json:"deferredRelease"`
+	// LateWrites counts transfers that landed after a deferred-release
+	// timeout had freed their pages.
+	LateWrites int `json:"lateWrites"`
 }
 
 // counters are kept as events happen, so Metrics costs nothing per page.
 type counters struct {
 	requests, responses, leakedResponses, leakedPages, wrongStatus int
-	byState                                                        [4]int
-	lingeringPages, scrubWrites                                    int
+	byState                                                        [len(states)]int
+	lingeringPages, scrubWrites, lateWrites                        int
 	scrubBytes                                                     int64
 	deferred                                                       [3]int
 }
 
-var states = [4]State{StateFinished, StateRejected, StateAborted, StateErrored}
+// states are the terminal states, in Metrics order.
+var states = [5]State{StateFinished, StateRejected, StateAborted, StateErrored, StateCancelled}
 
 func outcomeIndex(o Outcome) int {
 	for i, x := range Outcomes {
@@ -47,9 +55,9 @@ func outcomeIndex(o Outcome) int {
 	return 0
 }
 
+// record counts a request that reached its terminal state.
 func (c *counters) record(r Response) {
-	c.requests++
-	if r.State != StateAborted {
+	if r.State != StateCancelled {
 		c.responses++
 	}
 	if r.Leaked() {
@@ -72,11 +80,12 @@ func (e *Engine) Metrics() Metrics {
 	m := Metrics{
 		Requests: c.requests, Responses: c.responses, LeakedResponses: c.leakedResponses,
 		LeakedPages: c.leakedPages, WrongStatus: c.wrongStatus,
-		Finished: c.byState[0], Rejected: c.byState[1], Aborted: c.byState[2], Errored: c.byState[3],
+		Finished: c.byState[0], Rejected: c.byState[1], Aborted: c.byState[2], Errored: c.byState[3], Cancelled: c.byState[4],
+		Waiting:    len(e.preallocQueue),
 		PagesTotal: e.pool.size(), PagesAllocated: e.pool.allocated, PagesFree: e.pool.freeCount(),
-		PagesStale: e.pool.stale, PagesLingering: c.lingeringPages,
+		PagesStaged: e.pool.free.nStage, PagesStale: e.pool.stale, PagesLingering: c.lingeringPages,
 		ScrubWrites: c.scrubWrites, ScrubBytes: c.scrubBytes,
-		DeferredRelease: map[Outcome]int{},
+		DeferredRelease: map[Outcome]int{}, LateWrites: c.lateWrites,
 	}
 	for i, o := range Outcomes {
 		m.DeferredRelease[o] = c.deferred[i]

@@ -151,8 +151,8 @@ func TestMaxTenants(t *testing.T) {
 }
 
 func TestMaxRequests(t *testing.T) {
-	e := newEngine(t, Config{ContextTokens: 1, PoolTokens: 1, PageTokens: 1, SlotPages: 1,
-		Mode: Fixed, Cancel: CancelOneHalf, KVBytesPerToken: 1})
+	e := newEngine(t, Config{ContextTokens: 2, PoolTokens: 16, PageTokens: 1, SlotPages: 1,
+		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: 1})
 	// One lingering request, so that Settle can be tried at the limit.
 	send(t, e, Request{Tenant: "A", PromptTokens: 1, CancelAt: StagePrefillForward})
 	for i := 1; i < MaxRequests; i++ {

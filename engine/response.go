@@ -56,6 +56,9 @@ type Response struct {
 	Lingering bool `json:"lingering,omitempty"`
 	// CancelledAt is the stage at which the client cancelled.
 	CancelledAt Stage `json:"cancelledAt,omitempty"`
+	// LateWriteFrom lists the requests whose late transfer (after their
+	// deferred release timed out) wrote into this response's pages.
+	LateWriteFrom []int `json:"lateWriteFrom,omitempty"`
 	// Step is the log step of the response event; ReadStep that of the
 	// decode read (0 when decode read nothing).
 	Step     int `json:"step"`
@@ -93,8 +96,13 @@ func leakPhrase(leaks []Leak) string {
 // Verdict says in words what happened, for the verdict line.
 func (r Response) Verdict() string {
 	switch {
+	case r.Leaked() && len(r.LateWriteFrom) > 0:
+		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d — written late into its own pages by %s's prefill half after a deferred-release timeout",
+			leakPhrase(r.Leaks), r.Tenant, r.Status, requestList(r.LateWriteFrom))
 	case r.Leaked():
 		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d", leakPhrase(r.Leaks), r.Tenant, r.Status)
+	case r.State == StateWaiting:
+		return "Waiting in DecodePreallocQueue for free pages; retried when pages are released"
 	case r.WrongStatus:
 		return fmt.Sprintf("WRONG 200: tenant %s's rejected request was answered with %d zeroed %s — no foreign content, but a failure reported as success",
 			r.Tenant, r.ZeroedPages, plural(r.ZeroedPages, "page", "pages"))
@@ -102,11 +110,14 @@ func (r Response) Verdict() string {
 		return fmt.Sprintf("Rejected with 400 by the API: %s-token prompt is longer than the advertised context", th(r.Tokens))
 	case r.State == StateRejected:
 		return "Rejected with 400 before any page was allocated"
-	case r.State == StateAborted && r.Lingering:
-		return fmt.Sprintf("Aborted by the client at %s: decode still holds %d %s, waiting for the prefill half",
+	case r.State == StateCancelled && r.Lingering:
+		return fmt.Sprintf("Cancelled by the client at %s: decode still holds %d %s, waiting for the prefill half's ABORT_ACK",
 			r.CancelledAt, r.Allocated, plural(r.Allocated, "page", "pages"))
+	case r.State == StateCancelled:
+		return fmt.Sprintf("Cancelled by the client at %s; every page released", r.CancelledAt)
 	case r.State == StateAborted:
-		return fmt.Sprintf("Aborted by the client at %s; every page released", r.CancelledAt)
+		return fmt.Sprintf("Aborted with %d before decode committed: prefill transferred 1 token for %d reserved %s; no stale page was read",
+			r.Status, r.Allocated, plural(r.Allocated, "page", "pages"))
 	case r.State == StateErrored:
 		return fmt.Sprintf("Errored with %d: %s", r.Status, r.Reason)
 	}
@@ -119,4 +130,13 @@ func (r Response) Announcement() string {
 		return fmt.Sprintf("%s leaked to tenant %s", leakPhrase(r.Leaks), r.Tenant)
 	}
 	return fmt.Sprintf("Request %d from tenant %s: HTTP %d. %s", r.Request, r.Tenant, r.Status, r.Verdict())
+}
+
+// requestList names requests: "r1", "r1 and r3".
+func requestList(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf("r%d", id)
+	}
+	return strings.Join(parts, " and ")
 }

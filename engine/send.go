@@ -3,7 +3,9 @@ package engine
 import "fmt"
 
 // Send runs r through every stage to its response and returns the response.
-// An error (a *RequestError) means r was not taken and nothing changed.
+// A request whose decode prealloc finds too few free pages waits in
+// DecodePreallocQueue (State StateWaiting) and goes on when a Settle frees
+// pages. An error (a *RequestError) means r was not taken and nothing changed.
 func (e *Engine) Send(r Request) (Response, error) {
 	if err := r.Validate(); err != nil {
 		return Response{}, err
@@ -18,13 +20,13 @@ func (e *Engine) Send(r Request) (Response, error) {
 	rec := &record{id: int32(len(e.reqs) + 1), tenant: ti, req: r, text: pageText(r.Tenant, r.Content)}
 	e.reqs = append(e.reqs, rec)
 	e.reqTenant = append(e.reqTenant, uint8(ti))
+	e.m.requests++
 	f := &flight{e: e, r: rec, tokens: r.PromptTokens}
 	f.resp = Response{Request: int(rec.id), Tenant: r.Tenant, Tokens: r.PromptTokens, Path: PathNormal}
-	f.run()
 	rec.resp = len(e.responses)
 	e.responses = append(e.responses, f.resp)
-	e.m.record(f.resp)
-	return f.resp, nil
+	f.run(0)
+	return e.responses[rec.resp], nil
 }
 
 // flight carries one request through the stages.
@@ -34,22 +36,43 @@ type flight struct {
 	resp    Response
 	tokens  int // tokens prefill will write: 1 on the placeholder path
 	written Pages
+	waiting bool // parked in DecodePreallocQueue
 }
 
 func (f *flight) placeholder() bool { return f.resp.Path == PathPlaceholder }
 
-func (f *flight) run() {
-	stages := []func() bool{
+// stages in pipeline order; preallocStage is where a waiting flight resumes.
+const preallocStage = 3
+
+func (f *flight) stages() []func() bool {
+	return []func() bool{
 		f.intake, f.admission, f.bootstrap, f.prealloc,
 		f.forward, f.transfer, f.decodeTransfer, f.running,
 	}
-	for _, stage := range stages {
+}
+
+// run goes through the stages from the given one to the response, or until
+// a stage ends the request or parks it.
+func (f *flight) run(from int) {
+	done := true
+	for _, stage := range f.stages()[from:] {
 		if !stage() {
-			return
+			done = false
+			break
 		}
 	}
-	f.respond()
-	f.release("decode (request finished)")
+	if done {
+		f.respond()
+		f.release("decode (request finished)")
+	}
+	f.e.responses[f.r.resp] = f.resp
+	if f.waiting {
+		f.r.waiting = f
+		f.e.preallocQueue = append(f.e.preallocQueue, f.r)
+		return
+	}
+	f.r.waiting = nil
+	f.e.m.record(f.resp)
 }
 
 // pagesFor is how many pages n tokens fill.
@@ -58,147 +81,9 @@ func (f *flight) pagesFor(n int) int {
 	return (n + p - 1) / p
 }
 
-func (f *flight) intake() bool {
-	cfg, n := f.e.cfg, f.r.req.PromptTokens
-	pool := cfg.UsableTokens() // whole pages only: a partial page holds no token
-	switch {
-	case n > cfg.ContextTokens:
-		f.resp.Path = PathAPIReject
-		f.end(StateRejected, 400, fmt.Sprintf("prompt of %s tokens exceeds the advertised context window of %s tokens", th(n), th(cfg.ContextTokens)))
-		f.e.emit(f.r, StageIntake, HalfAPI, nil, fmt.Sprintf(
-			"The API refuses the prompt: %s tokens is longer than the advertised %s-token context. 400 before the engine sees it.",
-			th(n), th(cfg.ContextTokens)))
-		f.respondError()
-		return false
-	case n > pool:
-		f.resp.Path = PathPlaceholder
-		f.tokens = 1
-		f.r.text = pageText(f.r.req.Tenant, PlaceholderContent)
-		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
-			"validate_input_length: %s tokens fit the %s-token context but not the KV pool (%s tokens). set_finish_with_abort: the prompt becomes one placeholder token and to_finish = FINISH_ABORT(400) is pending — finished() is still false.",
-			th(n), th(cfg.ContextTokens), th(pool)))
-	default:
-		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
-			"validate_input_length: %s tokens fit the context (%s) and the KV pool (%s).",
-			th(n), th(cfg.ContextTokens), th(pool)))
-	}
-	return true
-}
-
-func (f *flight) admission() bool {
-	switch {
-	case f.placeholder() && f.e.cfg.Mode == Fixed:
-		f.end(StateRejected, 400, "request rejected (context length exceeds KV pool capacity)")
-		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
-			"The fixed door sees the pending FINISH_ABORT(400) and retires the request: no KV sender, no KV receiver, no page allocated.")
-		f.respondError()
-		return false
-	case f.placeholder():
-		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
-			"The door checks only req.finished() — false — and admits the request. The pending FINISH_ABORT(400) is never looked at.")
-	default:
-		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
-			"Admitted: PrefillBootstrapQueue and DecodePreallocQueue take the request.")
-	}
-	return true
-}
-
-func (f *flight) bootstrap() bool {
-	if f.cancelled(StagePrefillBootstrap) {
-		return false
-	}
-	f.e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
-		"Prefill creates a KV sender for bootstrap_room %d and waits for decode's page indices.", f.r.id))
-	return true
-}
-
-func (f *flight) prealloc() bool {
-	if f.cancelled(StageDecodePrealloc) {
-		return false
-	}
-	want := f.e.cfg.SlotPages
-	if !f.placeholder() {
-		want = max(want, f.pagesFor(f.tokens))
-	}
-	pages, err := f.e.pool.alloc(want, f.r.id)
-	if err != nil {
-		f.end(StateErrored, 503, err.Error())
-		f.e.emit(f.r, StageDecodePrealloc, HalfDecode, nil,
-			"DecodePreallocQueue cannot reserve the slot — "+err.Error()+". Both halves drop the request; nothing was allocated.")
-		f.respondError()
-		return false
-	}
-	f.r.slot = pages
-	f.resp.Allocated = pages.Len()
-	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
-		"DecodePreallocQueue reserves %s %s (%s) and sends their indices to prefill (send_metadata).%s",
-		th(pages.Len()), plural(pages.Len(), "page", "pages"), pages, f.e.staleNote(pages)),
-		mutation{mutAlloc, pages, f.r.id})
-	return true
-}
-
-func (f *flight) forward() bool {
-	if f.cancelled(StagePrefillForward) {
-		return false
-	}
-	text := fmt.Sprintf("The prefill forward pass builds the KV of %s prompt tokens.", th(f.tokens))
-	if f.placeholder() {
-		text = "The prefill forward pass runs over the one placeholder token."
-	}
-	f.e.emit(f.r, StagePrefillForward, HalfPrefill, nil, text)
-	return true
-}
-
-func (f *flight) transfer() bool {
-	if f.cancelled(StagePrefillTransfer) {
-		return false
-	}
-	if f.r.req.FailTransfer {
-		f.end(StateErrored, 500, "KV transfer failed (KVPoll.Failed)")
-		f.e.emit(f.r, StagePrefillTransfer, HalfBoth, nil,
-			"send_kv_chunk fails: both halves poll KVPoll.Failed. Prefill closes its KV sender.")
-		f.respondError()
-		f.release("decode (after KVPoll.Failed)")
-		return false
-	}
-	f.written = f.r.slot.Head(f.pagesFor(f.tokens))
-	f.e.pool.write(f.written, f.r.id)
-	text := fmt.Sprintf("send_kv_chunk(last_chunk=True) writes %s %s (%s) into decode's reservation: KVPoll.Success. Prefill closes its KV sender.",
-		th(f.written.Len()), plural(f.written.Len(), "page", "pages"), f.written)
-	if f.placeholder() {
-		text += " On success prefill sets finished_reason = FINISH_LENGTH(0), overwriting the pending 400."
-	}
-	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, mutation{mutWrite, f.written, f.r.id})
-	return true
-}
-
-func (f *flight) decodeTransfer() bool {
-	if f.cancelled(StageDecodeTransfer) {
-		return false
-	}
-	text := fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len covers the %s written %s.",
-		th(f.written.Len()), plural(f.written.Len(), "page", "pages"))
-	if f.placeholder() {
-		text = fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len is the whole reservation, %s pages, not the one page prefill wrote.",
-			th(f.r.slot.Len()))
-	}
-	f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, text)
-	return true
-}
-
-func (f *flight) running() bool {
-	if f.cancelled(StageDecodeRunning) {
-		return false
-	}
-	read := f.written
-	if f.placeholder() {
-		read = f.r.slot // it attends over what it reserved, not what prefill wrote
-	}
-	f.e.readInto(&f.resp, read, f.r)
-	f.resp.ReadStep = len(f.e.events) + 1
-	f.e.emit(f.r, StageDecodeRunning, HalfDecode, read, fmt.Sprintf(
-		"The running batch attends over %s %s: %s.", th(read.Len()), plural(read.Len(), "page", "pages"), f.e.provenance(f.resp)))
-	return true
+// end sets the terminal state of a request that stops early.
+func (f *flight) end(s State, status int, reason string) {
+	f.resp.State, f.resp.Status, f.resp.Reason = s, status, reason
 }
 
 func (f *flight) respond() {
@@ -215,13 +100,8 @@ func (f *flight) respond() {
 	f.resp.Step = len(f.e.events)
 }
 
-// end sets the terminal state of a request that stops early.
-func (f *flight) end(s State, status int, reason string) {
-	f.resp.State, f.resp.Status, f.resp.Reason = s, status, reason
-}
-
 func (f *flight) respondError() {
-	f.e.emit(f.r, StageResponse, HalfAPI, nil, fmt.Sprintf("HTTP %d to tenant %s: %s.", f.resp.Status, f.resp.Tenant, f.resp.Reason))
+	f.e.emit(f.r, StageResponse, HalfAPI, nil, fmt.Sprintf("HTTP %d to tenant %s: %s", f.resp.Status, f.resp.Tenant, f.resp.Reason))
 	f.resp.Step = len(f.e.events)
 }
 

@@ -36,26 +36,13 @@ func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 	if step == len(e.events) {
 		return e.Snapshot(), nil
 	}
-	n := e.pool.size()
-	holder, writer := make([]int32, n), make([]int32, n)
+	t := newPageTable(e.pool.size())
 	for _, ev := range e.events[:step] {
 		for _, m := range ev.muts {
-			m.pages.Each(func(id int) bool {
-				switch m.kind {
-				case mutAlloc:
-					holder[id] = m.req
-				case mutFree:
-					holder[id] = noRequest
-				case mutWrite:
-					writer[id] = m.req
-				case mutScrub:
-					writer[id] = noRequest
-				}
-				return true
-			})
+			t.apply(m)
 		}
 	}
-	return e.newSnapshot(step, holder, writer), nil
+	return e.newSnapshot(step, t.holder, t.writer), nil
 }
 
 func (e *Engine) newSnapshot(step int, holder, writer []int32) *Snapshot {

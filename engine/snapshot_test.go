@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,7 +77,7 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 	if info.Holder != 0 {
 		// A slot lingers from the event in which decode defers its release.
 		for _, ev := range e.Events()[:step] {
-			if ev.Request == info.Holder && ev.Stage == StageRelease && strings.HasPrefix(ev.Text, "Decode defers") {
+			if ev.Request == info.Holder && isDeferral(ev) {
 				info.Lingering = true
 			}
 		}

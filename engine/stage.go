@@ -1,7 +1,7 @@
 package engine
 
 // Stage is a step of the real pipeline, named so that a reader can find it in
-// SGLang's disaggregated mode (see real-pipeline.md).
+// SGLang's disaggregated mode (see the postmortem and SGLang's disaggregation package).
 type Stage string
 
 const (
@@ -45,14 +45,20 @@ const (
 	HalfBoth    Half = "both"
 )
 
-// State is where a request ended, or that it is still lingering.
+// State is where a request ended, or that it waits for pages. SGLang's codes
+// where it has them: 400 BadRequestError for FINISH_ABORT, 500 for a failed
+// transfer; a cancelled request gets no answer, so its 499 is our own.
 type State string
 
 const (
-	StateFinished State = "finished" // answered 200
-	StateRejected State = "rejected" // answered 400
-	StateAborted  State = "aborted"  // the client cancelled mid-flight
-	StateErrored  State = "errored"  // a KV transfer failed, or the pool was exhausted
+	StateFinished  State = "finished"  // answered 200
+	StateRejected  State = "rejected"  // refused before any work: the API's or the door's 400
+	StateAborted   State = "aborted"   // the engine aborted it after admission (FINISH_ABORT): 400
+	StateErrored   State = "errored"   // the KV transfer failed (KVPoll.Failed): 500
+	StateCancelled State = "cancelled" // the client went away mid-flight: 499, the simulation's own code
+	// StateWaiting is not an end: the request waits in DecodePreallocQueue
+	// for free pages and goes on when a release makes room.
+	StateWaiting State = "waiting"
 )
 
 // Outcome is how a deferred KV release ended, as counted by

@@ -22,7 +22,7 @@ func steps(events []Event) []step {
 	return out
 }
 
-// On a fresh demo engine (8 one-token pages, 8-page slot), each path takes
+// On a fresh demo engine (one 8-page slot of 16-token pages), each path takes
 // exactly these stages.
 func TestStageSequences(t *testing.T) {
 	slot := pg(0, 8)
@@ -36,7 +36,7 @@ func TestStageSequences(t *testing.T) {
 	}{
 		{
 			name: "normal", mode: Vulnerable,
-			req: Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret},
+			req: Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret},
 			want: []step{
 				{StageIntake, HalfBoth, nil},
 				{StageAdmission, HalfBoth, nil},
@@ -62,7 +62,7 @@ func TestStageSequences(t *testing.T) {
 		},
 		{
 			name: "placeholder, vulnerable door", mode: Vulnerable,
-			req: Request{Tenant: "B", PromptTokens: 12},
+			req: Request{Tenant: "B", PromptTokens: DemoPromptB},
 			want: []step{
 				{StageIntake, HalfBoth, nil},
 				{StageAdmission, HalfBoth, nil},
@@ -76,7 +76,7 @@ func TestStageSequences(t *testing.T) {
 				{StageRelease, HalfDecode, slot},
 			},
 			names: map[Stage][]string{
-				StageIntake:          {"validate_input_length", "set_finish_with_abort", "FINISH_ABORT(400)", "finished() is still false"},
+				StageIntake:          {"validate_input_length", "max_req_input_len 122", "Input length (200 tokens) exceeds the maximum allowed length (122 tokens)", "set_finish_with_abort", "FINISH_ABORT(400", "finished() is still false"},
 				StageAdmission:       {"req.finished()", "FINISH_ABORT(400)"},
 				StagePrefillForward:  {"placeholder"},
 				StagePrefillTransfer: {"send_kv_chunk", "KVPoll.Success", "FINISH_LENGTH(0)"},
@@ -87,7 +87,7 @@ func TestStageSequences(t *testing.T) {
 		},
 		{
 			name: "placeholder, fixed door", mode: Fixed,
-			req: Request{Tenant: "B", PromptTokens: 12},
+			req: Request{Tenant: "B", PromptTokens: DemoPromptB},
 			want: []step{
 				{StageIntake, HalfBoth, nil},
 				{StageAdmission, HalfBoth, nil},
@@ -96,24 +96,24 @@ func TestStageSequences(t *testing.T) {
 			names: map[Stage][]string{
 				StageIntake:    {"validate_input_length", "set_finish_with_abort"},
 				StageAdmission: {"FINISH_ABORT(400)", "no KV sender", "no page allocated"},
-				StageResponse:  {"HTTP 400", "request rejected (context length exceeds KV pool capacity)"},
+				StageResponse:  {"HTTP 400", "Input length (200 tokens) exceeds the maximum allowed length (122 tokens)"},
 			},
 		},
 		{
 			name: "API reject", mode: Vulnerable,
-			req: Request{Tenant: "C", PromptTokens: 17},
+			req: Request{Tenant: "C", PromptTokens: 256},
 			want: []step{
 				{StageIntake, HalfAPI, nil},
 				{StageResponse, HalfAPI, nil},
 			},
 			names: map[Stage][]string{
-				StageIntake:   {"17 tokens", "16-token context", "400"},
-				StageResponse: {"HTTP 400", "advertised context window"},
+				StageIntake:   {"256 tokens", "256-token context", "400", "The input (256 tokens) is longer than the model's context length (256 tokens)."},
+				StageResponse: {"HTTP 400", "longer than the model's context length"},
 			},
 		},
 		{
 			name: "API reject, fixed door", mode: Fixed,
-			req: Request{Tenant: "C", PromptTokens: 17},
+			req: Request{Tenant: "C", PromptTokens: 256},
 			want: []step{
 				{StageIntake, HalfAPI, nil},
 				{StageResponse, HalfAPI, nil},
@@ -199,8 +199,14 @@ func TestNormalPathSizes(t *testing.T) {
 	cases := []struct {
 		tokens         int
 		reserved, read int
+		verdict        string
 	}{
-		{1, 8, 1}, {16, 8, 1}, {17, 8, 2}, {128, 8, 8}, {129, 9, 9}, {1024, 64, 64},
+		{1, 8, 1, "OK: HTTP 200 with tenant A's own 1 page"},
+		{16, 8, 1, "OK: HTTP 200 with tenant A's own 1 page"},
+		{17, 8, 2, "OK: HTTP 200 with tenant A's own 2 pages"},
+		{128, 8, 8, "OK: HTTP 200 with tenant A's own 8 pages"},
+		{129, 9, 9, "OK: HTTP 200 with tenant A's own 9 pages"},
+		{1017, 64, 64, "OK: HTTP 200 with tenant A's own 64 pages"}, // min(4,096, 1,024) − 7: the longest read in full
 	}
 	for _, tc := range cases {
 		e := newEngine(t, cfg)
@@ -209,10 +215,6 @@ func TestNormalPathSizes(t *testing.T) {
 		assert.Equal(t, tc.reserved, resp.Allocated, "tokens %d", tc.tokens)
 		assert.Equal(t, tc.read, resp.ReadPages.Len(), "tokens %d", tc.tokens)
 		assert.False(t, resp.Leaked())
-		assert.Equal(t, fmtVerdictOK("A", tc.read), resp.Verdict())
+		assert.Equal(t, tc.verdict, resp.Verdict())
 	}
-}
-
-func fmtVerdictOK(tenant string, pages int) string {
-	return "OK: HTTP 200 with tenant " + tenant + "'s own " + th(pages) + " " + plural(pages, "page", "pages")
 }

@@ -38,7 +38,7 @@ func assertReleasedOnce(t *testing.T, e *Engine) {
 
 func TestTerminalFinished(t *testing.T) {
 	e := newEngine(t, DemoConfig())
-	resp := send(t, e, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret})
+	resp := send(t, e, Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret})
 	assert.Equal(t, StateFinished, resp.State)
 	assert.Equal(t, 200, resp.Status)
 	assert.Empty(t, resp.Reason)
@@ -59,10 +59,10 @@ func TestTerminalRejected(t *testing.T) {
 		path   Path
 		reason string
 	}{
-		{"API, vulnerable", Vulnerable, 17, PathAPIReject, "prompt of 17 tokens exceeds the advertised context window of 16 tokens"},
-		{"API, fixed", Fixed, 1 << 20, PathAPIReject, "prompt of 1,048,576 tokens exceeds the advertised context window of 16 tokens"},
-		{"door, fixed", Fixed, 9, PathPlaceholder, "request rejected (context length exceeds KV pool capacity)"},
-		{"door, fixed, at the context", Fixed, 16, PathPlaceholder, "request rejected (context length exceeds KV pool capacity)"},
+		{"API, vulnerable", Vulnerable, 256, PathAPIReject, "The input (256 tokens) is longer than the model's context length (256 tokens)."},
+		{"API, fixed", Fixed, 1 << 20, PathAPIReject, "The input (1048576 tokens) is longer than the model's context length (256 tokens)."},
+		{"door, fixed", Fixed, 122, PathPlaceholder, "Input length (122 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
+		{"door, fixed, below the context", Fixed, 255, PathPlaceholder, "Input length (255 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s", policy, stage), func(t *testing.T) {
 				e := newEngine(t, abortConfig(policy))
 				resp := send(t, e, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: stage})
-				assert.Equal(t, StateAborted, resp.State)
+				assert.Equal(t, StateCancelled, resp.State)
 				assert.Equal(t, 499, resp.Status)
 				assert.Equal(t, "client closed the request at "+string(stage), resp.Reason)
 				assert.Equal(t, stage, resp.CancelledAt)
@@ -124,7 +124,8 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 				assert.Zero(t, resp.ReadStep)
 
 				m := e.Metrics()
-				assert.Equal(t, 1, m.Aborted)
+				assert.Equal(t, 1, m.Cancelled)
+				assert.Zero(t, m.Aborted, "the client cancelled; the engine aborted nothing")
 				assert.Zero(t, m.Responses, "a cancelled request gets no response")
 				if w.lingering {
 					assert.Equal(t, []int{1}, e.Lingering())
@@ -135,7 +136,7 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 					assert.Empty(t, e.Lingering())
 					assert.Zero(t, m.PagesLingering)
 					assert.Zero(t, m.PagesAllocated)
-					assert.Equal(t, "Aborted by the client at "+string(stage)+"; every page released", resp.Verdict())
+					assert.Equal(t, "Cancelled by the client at "+string(stage)+"; every page released", resp.Verdict())
 				}
 				// Only a transfer that happened wrote anything: a cancel at
 				// prefill.transfer stops it, one at decode.* comes after it.
@@ -167,49 +168,62 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 }
 
 func TestTerminalErrored(t *testing.T) {
-	t.Run("transfer fails", func(t *testing.T) {
-		for _, tokens := range []int{8, 12} { // normal and placeholder paths
-			e := newEngine(t, DemoConfig())
-			resp := send(t, e, Request{Tenant: "A", PromptTokens: tokens, FailTransfer: true})
-			assert.Equal(t, StateErrored, resp.State)
-			assert.Equal(t, 500, resp.Status)
-			assert.Equal(t, "KV transfer failed (KVPoll.Failed)", resp.Reason)
-			assert.Equal(t, 8, resp.Allocated)
-			assert.Empty(t, resp.ReadPages)
-			assert.False(t, resp.Leaked())
-			assert.Equal(t, "Errored with 500: KV transfer failed (KVPoll.Failed)", resp.Verdict())
-			assert.Equal(t, 1, e.Metrics().Errored)
-			assert.Zero(t, e.Metrics().PagesStale, "nothing was written")
-			assertReleasedOnce(t, e)
-		}
-	})
-	t.Run("pool exhausted by lingering slots", func(t *testing.T) {
-		e := newEngine(t, abortConfig(CancelOneHalf))
-		send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillForward})
-		send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillTransfer})
-		resp := send(t, e, Request{Tenant: "B", PromptTokens: 1})
+	for _, tokens := range []int{DemoPromptA, DemoPromptB} { // normal and placeholder paths
+		e := newEngine(t, DemoConfig())
+		resp := send(t, e, Request{Tenant: "A", PromptTokens: tokens, FailTransfer: true})
 		assert.Equal(t, StateErrored, resp.State)
-		assert.Equal(t, 503, resp.Status)
-		assert.Equal(t, "KV pool exhausted: 8 pages needed, 0 free", resp.Reason)
-		assert.Zero(t, resp.Allocated)
-		for _, ev := range eventsOf(e.Events(), 3) {
-			if ev.Stage == StageDecodePrealloc {
-				assert.Empty(t, ev.Pages)
-				assert.Empty(t, ev.muts)
-			}
-		}
+		assert.Equal(t, 500, resp.Status, "SGLang answers a failed transfer with an internal error")
+		assert.Equal(t, "KV transfer failed (KVPoll.Failed): Internal Server Error", resp.Reason)
+		assert.Equal(t, 8, resp.Allocated)
+		assert.Empty(t, resp.ReadPages)
+		assert.False(t, resp.Leaked())
+		assert.Equal(t, "Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error", resp.Verdict())
+		assert.Equal(t, 1, e.Metrics().Errored)
+		assert.Zero(t, e.Metrics().PagesStale, "nothing was written")
+		assert.Equal(t, PollFailed, eventsOf(e.Events(), 1)[5].Poll)
 		assertReleasedOnce(t, e)
-	})
-	t.Run("prompt larger than the free pages", func(t *testing.T) {
-		e := newEngine(t, abortConfig(CancelOneHalf))
-		send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillForward})
-		resp := send(t, e, Request{Tenant: "B", PromptTokens: 9})
-		assert.Equal(t, 503, resp.Status)
-		assert.Equal(t, "KV pool exhausted: 9 pages needed, 8 free", resp.Reason)
-		resp = send(t, e, Request{Tenant: "B", PromptTokens: 8})
-		assert.Equal(t, 200, resp.Status, "8 pages still fit")
-		assertReleasedOnce(t, e)
-	})
+	}
+}
+
+// A prealloc that finds too few free pages parks the request in
+// DecodePreallocQueue; the Settle that frees pages resumes it, in queue
+// order, and the rest of its pipeline runs then.
+func TestPreallocWaitsForPages(t *testing.T) {
+	e := newEngine(t, abortConfig(CancelOneHalf))
+	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillForward})
+	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillTransfer})
+	w1 := send(t, e, Request{Tenant: "B", PromptTokens: 1})
+	w2 := send(t, e, Request{Tenant: "C", PromptTokens: 9}) // needs 9 pages: more than one slot frees
+	for _, w := range []Response{w1, w2} {
+		assert.Equal(t, StateWaiting, w.State)
+		assert.Zero(t, w.Status, "no answer yet")
+		assert.Zero(t, w.Allocated)
+		assert.Equal(t, "Waiting in DecodePreallocQueue for free pages; retried when pages are released", w.Verdict())
+	}
+	assert.Equal(t, []int{3, 4}, e.Waiting())
+	assert.Equal(t, 2, e.Metrics().Waiting)
+	wait := eventsOf(e.Events(), 3)[3]
+	assert.Equal(t, StageDecodePrealloc, wait.Stage)
+	assert.Contains(t, wait.Text, "8 pages needed, 0 free")
+	assert.Equal(t, PollBootstrapping, wait.Poll)
+	assert.Empty(t, wait.muts)
+
+	require.NoError(t, e.Settle(1, OutcomeDrained))
+	r3 := e.Responses()[2]
+	assert.Equal(t, StateFinished, r3.State, "B's request fits the freed slot and runs to its response")
+	assert.Equal(t, 200, r3.Status)
+	assert.Equal(t, []int{4}, e.Waiting(), "C still needs 9 pages; 0 are free")
+	resumed := eventsOf(e.Events(), 3)[4]
+	assert.Contains(t, resumed.Text, "Retried from DecodePreallocQueue")
+	assert.Equal(t, PollWaitingForInput, resumed.Poll)
+
+	require.NoError(t, e.Settle(2, OutcomeError))
+	assert.Equal(t, StateFinished, e.Responses()[3].State)
+	assert.Empty(t, e.Waiting())
+	m := e.Metrics()
+	assert.Equal(t, 2, m.Finished)
+	assert.Zero(t, m.Waiting)
+	assertReleasedOnce(t, e)
 }
 
 func TestSettle(t *testing.T) {
@@ -255,19 +269,33 @@ func TestSettle(t *testing.T) {
 			assert.Equal(t, tc.stale, m.PagesStale)
 			assert.Empty(t, e.Lingering())
 			assert.False(t, e.Responses()[0].Lingering)
-			assert.Equal(t, StateAborted, e.Responses()[0].State, "settling does not change how the request ended")
+			assert.Equal(t, StateCancelled, e.Responses()[0].State, "settling does not change how the request ended")
 			for id := range 8 {
 				assert.Equal(t, tc.writer, e.pool.writer[id])
 			}
 			assertReleasedOnce(t, e)
 
-			// The released pages come back first: a placeholder of tenant C
-			// now reads what the drain wrote.
+			// The released pages come back first (LIFO): a placeholder of
+			// tenant C reads them.
 			resp := send(t, e, Request{Tenant: "C", PromptTokens: 20})
 			assert.Equal(t, pg(0, 8), resp.ReadPages)
-			if tc.outcome == OutcomeDrained {
-				assert.Equal(t, []Leak{{Tenant: "A", Pages: 7}}, resp.Leaks, "the late drain's pages leak like any other")
-			} else {
+			switch tc.outcome {
+			case OutcomeDrained:
+				assert.Equal(t, []Leak{{Tenant: "A", Pages: 7}}, resp.Leaks, "the drained pages are stale like any other")
+				assert.Empty(t, resp.LateWriteFrom, "the drain landed before the pages were freed")
+			case OutcomeTimeout:
+				// The second bug class: the transfer still in flight lands in
+				// C's own pages, the placeholder's page included.
+				assert.Equal(t, []Leak{{Tenant: "A", Pages: 8}}, resp.Leaks)
+				assert.Equal(t, []int{1}, resp.LateWriteFrom)
+				assert.Contains(t, resp.Verdict(), "written late into its own pages by r1's prefill half")
+				late := eventsOf(e.Events(), 1)
+				ev := late[len(late)-1]
+				assert.Equal(t, 3, ev.Victim)
+				assert.Equal(t, pg(0, 8), ev.Pages)
+				assert.Contains(t, ev.Text, "handed 0–7 to r3 (tenant C)")
+				assert.Equal(t, 1, e.Metrics().LateWrites)
+			case OutcomeError:
 				assert.False(t, resp.Leaked())
 				assert.Equal(t, 7, resp.ZeroedPages)
 			}
@@ -346,7 +374,7 @@ func TestSettleErrorsChangeNothing(t *testing.T) {
 // took, once.
 func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 	cfg := Config{ContextTokens: 64, PoolTokens: 32, PageTokens: 1, SlotPages: 8,
-		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: 1}
+		Mode: Vulnerable, Allocator: LIFO, Cancel: CancelOneHalf, KVBytesPerToken: 1}
 	e := newEngine(t, cfg)
 	reqs := []Request{
 		{Tenant: "A", PromptTokens: 8, Content: DemoSecret},             // finished
@@ -356,8 +384,8 @@ func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 		{Tenant: "B", PromptTokens: 8, CancelAt: StagePrefillForward},   // lingers
 		{Tenant: "C", PromptTokens: 8, CancelAt: StageDecodeTransfer},   // aborted, released
 		{Tenant: "A", PromptTokens: 16, CancelAt: StagePrefillTransfer}, // lingers
-		{Tenant: "B", PromptTokens: 9},                                  // 503: 8 free
-		{Tenant: "C", PromptTokens: 40, CancelAt: StageDecodeRunning},   // placeholder, aborted
+		{Tenant: "B", PromptTokens: 9},                                  // waits: 8 free
+		{Tenant: "C", PromptTokens: 40, CancelAt: StageDecodeRunning},   // placeholder, cancelled
 	}
 	for _, r := range reqs {
 		send(t, e, r)
@@ -367,20 +395,23 @@ func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 	for _, r := range e.Responses() {
 		states = append(states, r.State)
 	}
-	assert.Equal(t, []State{StateFinished, StateFinished, StateRejected, StateErrored, StateAborted,
-		StateAborted, StateAborted, StateErrored, StateAborted}, states)
+	assert.Equal(t, []State{StateFinished, StateFinished, StateRejected, StateErrored, StateCancelled,
+		StateCancelled, StateCancelled, StateWaiting, StateCancelled}, states)
 	assert.Equal(t, []int{5, 7}, e.Lingering())
 	require.NoError(t, e.Settle(7, OutcomeTimeout))
 	assertReleasedOnce(t, e)
+	r8 := e.Responses()[7]
+	assert.Equal(t, StateFinished, r8.State, "the timeout freed 16 pages: request 8 goes on")
+	assert.Equal(t, []int{7}, r8.LateWriteFrom, "and request 7's transfer lands in its pages")
 	require.NoError(t, e.Settle(5, OutcomeError))
 	assertReleasedOnce(t, e)
 	m := e.Metrics()
 	assert.Zero(t, m.PagesAllocated)
 	assert.Equal(t, map[Outcome]int{OutcomeDrained: 0, OutcomeTimeout: 1, OutcomeError: 1}, m.DeferredRelease)
 	assert.Equal(t, Metrics{
-		Requests: 9, Responses: 5, LeakedResponses: 1, LeakedPages: 7, WrongStatus: 1,
-		Finished: 2, Rejected: 1, Aborted: 4, Errored: 2,
+		Requests: 9, Responses: 5, LeakedResponses: 2, LeakedPages: 7 + 9, WrongStatus: 1,
+		Finished: 3, Rejected: 1, Errored: 1, Cancelled: 4,
 		PagesTotal: 32, PagesFree: 32, PagesStale: m.PagesStale,
-		DeferredRelease: m.DeferredRelease,
+		DeferredRelease: m.DeferredRelease, LateWrites: 1,
 	}, m)
 }

@@ -26,7 +26,7 @@ func TestGridMove(t *testing.T) {
 
 func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	s := model.NewSession()
-	require.NoError(t, s.LoadPreset("glm-launch"))
+	require.NoError(t, s.LoadPreset("glm-remediated"))
 	g, err := s.Grid(model.MaxGridCells)
 	require.NoError(t, err)
 	out := gridHTML(g, 3)

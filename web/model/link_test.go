@@ -36,7 +36,7 @@ func TestPermalinkEscapesHostileText(t *testing.T) {
 func TestPermalinkDemoExample(t *testing.T) {
 	p, _ := engine.PresetBySlug("demo")
 	assert.Equal(t,
-		"v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes",
+		"v=1&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes",
 		EncodeLink(LinkState{Preset: "demo", Config: p.Config, Ops: p.Ops}))
 }
 

@@ -16,7 +16,7 @@ func TestNewSessionShowsTheDemoLeak(t *testing.T) {
 	assert.Equal(t, 200, r.Status)
 	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", r.Verdict())
 	assert.Equal(t, "B", s.tenant, "the form is ready to repeat tenant B's request")
-	assert.Equal(t, "12", s.text[PromptTokens])
+	assert.Equal(t, "200", s.text[PromptTokens])
 }
 
 func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
@@ -24,7 +24,7 @@ func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
 	require.NoError(t, s.SetMode(engine.Fixed))
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 400, r.Status)
-	assert.Equal(t, "request rejected (context length exceeds KV pool capacity)", r.Reason)
+	assert.Equal(t, "Input length (200 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate.", r.Reason)
 	assert.Equal(t, 0, r.Allocated)
 	assert.Len(t, s.ops, 2)
 }
@@ -54,13 +54,13 @@ func TestBadNumbersChangeNothing(t *testing.T) {
 func TestGoodNumberRebuildsAndClearsTheError(t *testing.T) {
 	s := NewSession()
 	require.Error(t, s.SetNumber(Pool, "abc"))
-	require.NoError(t, s.SetNumber(Pool, "16"))
+	require.NoError(t, s.SetNumber(Pool, "2048"))
 	assert.Empty(t, s.errs[Pool])
-	assert.Equal(t, 16, s.cfg.PoolTokens)
+	assert.Equal(t, 2048, s.cfg.PoolTokens)
 	assert.Equal(t, "", s.preset, "edited settings are no longer the preset")
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 200, r.Status)
-	assert.False(t, r.Leaked(), "12 tokens now fit a 16-token pool")
+	assert.False(t, r.Leaked(), "200 tokens now fit a 2,048-token pool")
 	require.NoError(t, s.SetNumber(Pool, "681,280"))
 	assert.Equal(t, "681,280", s.text[Pool])
 }
@@ -95,7 +95,7 @@ func TestSendEndsEarly(t *testing.T) {
 	s.tenant, s.text[PromptTokens], s.end = "C", "4", "cancel:"+string(engine.StagePrefillForward)
 	require.NoError(t, s.Send())
 	r, _ := s.eng.LastResponse()
-	assert.Equal(t, engine.StateAborted, r.State)
+	assert.Equal(t, engine.StateCancelled, r.State)
 	assert.Len(t, s.eng.Lingering(), 2)
 
 	require.NoError(t, s.Settle(r.Request, engine.OutcomeTimeout))

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Three 4-page requests on a 12-page pool, then a fourth: which pages each
+// policy hands out, and whose KV the last one finds there.
+func TestAllocatorOrder(t *testing.T) {
+	cases := []struct {
+		alloc Allocator
+		want  [4]Pages
+	}{
+		// release_pages is merged and sorted only once free_pages runs short.
+		{Sorted, [4]Pages{pg(0, 3), pg(4, 3), pg(8, 3), pg(0, 3)}},
+		{"", [4]Pages{pg(0, 3), pg(4, 3), pg(8, 3), pg(0, 3)}},
+		// Most recently freed first.
+		{LIFO, [4]Pages{pg(0, 3), pg(0, 3), pg(0, 3), pg(0, 3)}},
+		// Freed pages queue up behind the never-used ones.
+		{FIFO, [4]Pages{pg(0, 3), pg(4, 3), pg(8, 3), pg(0, 3)}},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.alloc), func(t *testing.T) {
+			e := newEngine(t, Config{ContextTokens: 64, PoolTokens: 12, PageTokens: 1, SlotPages: 4,
+				Mode: Vulnerable, Allocator: tc.alloc, Cancel: CancelBoth, KVBytesPerToken: 1})
+			for i, tenant := range []string{"A", "B", "C", "D"} {
+				r := send(t, e, Request{Tenant: tenant, PromptTokens: 3})
+				require.Equal(t, 200, r.Status)
+				assert.Equal(t, tc.want[i], r.ReadPages, "request %d", i+1)
+			}
+		})
+	}
+}
+
+// The sorted policy decides whose stale KV a reservation gets, not whether:
+// on a cold pool the placeholder gets never-written pages; once the pool is
+// warm, merge_and_sort_free hands it the lowest ids, whoever wrote them.
+func TestSortedColdAndWarm(t *testing.T) {
+	cfg := Config{ContextTokens: 64, PoolTokens: 24, PageTokens: 1, SlotPages: 8,
+		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelBoth, KVBytesPerToken: 1}
+	cold := newEngine(t, cfg)
+	send(t, cold, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret})
+	r := send(t, cold, Request{Tenant: "B", PromptTokens: 40})
+	assert.Equal(t, pg(8, 8), r.ReadPages, "fresh pages come first")
+	assert.False(t, r.Leaked())
+	assert.Equal(t, 7, r.ZeroedPages)
+
+	warm := newEngine(t, cfg)
+	send(t, warm, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret})
+	send(t, warm, Request{Tenant: "C", PromptTokens: 16}) // takes the rest of free_pages
+	r = send(t, warm, Request{Tenant: "B", PromptTokens: 40})
+	assert.Equal(t, pg(0, 8), r.ReadPages, "merge_and_sort_free puts page 0 first again")
+	assert.Equal(t, []Leak{{Tenant: "A", Pages: 7}}, r.Leaks)
+	assert.Contains(t, eventsOf(warm.Events(), 3)[3].Text, "merge_and_sort_free")
+}
+
+// The paged allocator prepends the freed pages in ascending page order
+// (torch.unique), whatever order the slot held them in; the page-size-1
+// allocator appends them in slot order.
+func TestFreedPageOrder(t *testing.T) {
+	for _, tc := range []struct {
+		alloc Allocator
+		want  []int32
+	}{
+		{LIFO, []int32{2, 3, 5, 6, 0, 1, 4, 7}},
+		{FIFO, []int32{0, 1, 4, 7, 5, 6, 2, 3}},
+		{Sorted, []int32{0, 1, 4, 7, 5, 6, 2, 3}}, // staged after free_pages, unsorted until needed
+	} {
+		l := newFreeList(8, tc.alloc)
+		_, _, err := l.take(8)
+		require.NoError(t, err)
+		l.put(Pages{{0, 2}, {4, 1}, {7, 1}})
+		l.put(Pages{{5, 2}, {2, 2}})
+		assert.Equal(t, tc.want, l.ids(), tc.alloc)
+	}
+}
+
+func TestMergeAndSortFree(t *testing.T) {
+	l := newFreeList(8, Sorted)
+	_, _, err := l.take(6)
+	require.NoError(t, err)
+	l.put(Pages{{3, 2}, {0, 1}})
+	got, merged, err := l.take(3) // two in free_pages: merge first
+	require.NoError(t, err)
+	assert.Equal(t, 3, merged)
+	assert.Equal(t, Pages{{0, 1}, {3, 2}}, got)
+	assert.Equal(t, []int32{6, 7}, l.ids())
+	_, merged, err = l.take(3)
+	assert.EqualError(t, err, "3 pages needed, 2 free")
+	assert.Zero(t, merged, "nothing staged to merge")
+}

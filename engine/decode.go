@@ -1,0 +1,108 @@
+package engine
+
+import "fmt"
+
+// prealloc is DecodePreallocQueue: reserve the slot and send its indices to
+// prefill. Too few free pages park the request in the queue; SGLang retries
+// it, so it waits for a release instead of failing.
+func (f *flight) prealloc() bool {
+	if f.cancelled(StageDecodePrealloc) {
+		return false
+	}
+	want := f.e.cfg.SlotPages
+	if !f.placeholder() {
+		want = max(want, f.pagesFor(f.tokens))
+	}
+	m, merged, err := f.e.pool.alloc(want, f.r.id)
+	if err != nil {
+		if !f.waiting {
+			f.waiting = true
+			f.resp.State = StateWaiting
+			f.e.emit(f.r, StageDecodePrealloc, HalfDecode, nil, fmt.Sprintf(
+				"%sDecodePreallocQueue cannot reserve the slot yet — %s. The request stays in the queue and is retried when pages are released.",
+				mergeNote(merged), err)).Poll = PollBootstrapping
+		}
+		return false
+	}
+	resumed := ""
+	if f.waiting {
+		f.waiting = false
+		resumed = "Retried from DecodePreallocQueue: "
+	}
+	f.resp.State = ""
+	pages := m.pages
+	f.r.slot = pages
+	f.resp.Allocated = pages.Len()
+	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
+		"%s%sDecodePreallocQueue reserves %s %s (%s) and sends their indices to prefill (send_metadata).%s",
+		resumed, mergeNote(merged), th(pages.Len()), plural(pages.Len(), "page", "pages"), pages, f.e.staleNote(pages)), m).Poll = PollWaitingForInput
+	return true
+}
+
+// mergeNote says that the reservation first ran merge_and_sort_free.
+func mergeNote(merged int) string {
+	if merged == 0 {
+		return ""
+	}
+	return fmt.Sprintf("free_pages is short: merge_and_sort_free merges the %s staged %s of release_pages back in, sorted by page id. ",
+		th(merged), plural(merged, "page", "pages"))
+}
+
+// retryPrealloc resumes, in queue order, every waiting request that the
+// free pages can now take.
+func (e *Engine) retryPrealloc() {
+	queue := e.preallocQueue
+	e.preallocQueue = nil
+	for _, r := range queue {
+		r.waiting.run(preallocStage) // parks it again if it still does not fit
+	}
+}
+
+// Waiting lists the requests waiting in DecodePreallocQueue, oldest first.
+func (e *Engine) Waiting() []int {
+	ids := make([]int, len(e.preallocQueue))
+	for i, r := range e.preallocQueue {
+		ids[i] = int(r.id)
+	}
+	return ids
+}
+
+func (f *flight) decodeTransfer() bool {
+	if f.cancelled(StageDecodeTransfer) {
+		return false
+	}
+	if f.placeholder() && f.e.cfg.Mode.checksLength() {
+		// The second part of #38704: what prefill sent must cover what
+		// decode is about to commit.
+		f.end(StateAborted, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()))
+		f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, fmt.Sprintf(
+			"DecodeTransferQueue polls KVPoll.Success, then checks the transferred length before it commits: prefill sent 1 token, decode would commit %s %s. It aborts the request with its pending FINISH_ABORT(400) and reads nothing.",
+			th(f.r.slot.Len()), plural(f.r.slot.Len(), "page", "pages"))).Poll = PollSuccess
+		f.respondError()
+		f.release("decode (aborted before commit)")
+		return false
+	}
+	text := fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len covers the %s written %s.",
+		th(f.written.Len()), plural(f.written.Len(), "page", "pages"))
+	if f.placeholder() {
+		text = fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len is the whole reservation, %s pages, not the one page prefill wrote.",
+			th(f.r.slot.Len()))
+	}
+	f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, text).Poll = PollSuccess
+	return true
+}
+
+func (f *flight) running() bool {
+	if f.cancelled(StageDecodeRunning) {
+		return false
+	}
+	read := f.written
+	if f.placeholder() {
+		read = f.r.slot // it attends over what it reserved, not what prefill wrote
+	}
+	f.e.readInto(&f.resp, read, f.r)
+	f.resp.ReadStep = len(f.e.events) + 1
+	f.e.emit(f.r, StageDecodeRunning, HalfDecode, read, fmt.Sprintf(
+		"The running batch attends over %s %s: %s.", th(read.Len()), plural(read.Len(), "page", "pages"), f.e.provenance(f.resp)))
+	return true
+}

@@ -1,0 +1,57 @@
+package engine
+
+import "fmt"
+
+// Settle ends the deferred release of a lingering request with the given
+// outcome, as counted by sglang:decode_deferred_kv_release_total{outcome}:
+// prefill answered ABORT_ACK after draining (drained), never answered
+// (timeout), or its transfer failed (error). After a timeout the transfer
+// prefill still had in flight lands later, in whatever the pages have
+// become. Requests waiting in DecodePreallocQueue are retried once the
+// pages are free. An error means nothing changed.
+func (e *Engine) Settle(request int, o Outcome) error {
+	if request < 1 || request > len(e.reqs) || e.reqs[request-1].linger == nil {
+		return &RequestError{"settle", fmt.Sprintf("request %d has no deferred release to settle", request)}
+	}
+	r := e.reqs[request-1]
+	pending := r.linger.pendingWrite
+	switch o {
+	case OutcomeDrained:
+		if len(pending) > 0 {
+			e.emit(r, StagePrefillTransfer, HalfPrefill, pending, fmt.Sprintf(
+				"The prefill half finishes the send_kv_chunk already in flight into %s of the cancelled request, then answers ABORT_ACK: drained.", pending),
+				e.pool.write(pending, r.id)).Poll = PollSuccess
+		} else {
+			e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The prefill half had nothing in flight and answers ABORT_ACK: drained.")
+		}
+	case OutcomeTimeout:
+		text := "No ABORT_ACK arrives before the deadline: decode stops waiting (timeout) and frees the pages anyway."
+		if len(pending) > 0 {
+			text += fmt.Sprintf(" Prefill's transfer into %s is still in flight and will land later.", pending)
+			e.late = append(e.late, lateWrite{from: r, pages: pending})
+		}
+		e.emit(r, StageRelease, HalfDecode, nil, text).Poll = PollTransferring
+	case OutcomeError:
+		e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The prefill half's transfer fails (KVPoll.Failed): nothing more will be written.").Poll = PollFailed
+	default:
+		return &RequestError{"settle", fmt.Sprintf("outcome %q: must be drained, timeout or error", string(o))}
+	}
+	e.m.lingeringPages -= r.slot.Len()
+	r.linger = nil
+	e.m.deferred[outcomeIndex(o)]++
+	e.releaseSlot(r, fmt.Sprintf("decode (deferred release: %s)", o))
+	e.responses[r.resp].Lingering = false
+	e.retryPrealloc()
+	return nil
+}
+
+// Lingering lists the requests whose pages wait for a deferred release.
+func (e *Engine) Lingering() []int {
+	var ids []int
+	for _, r := range e.reqs {
+		if r.linger != nil {
+			ids = append(ids, int(r.id))
+		}
+	}
+	return ids
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Transcript is the response as the article's demo script prints it: the
+// body page by page, the status, and whether another tenant's data is in
+// it. A request the patched door retired prints the article's wording for
+// its 400 (ArticleRejection); SGLang's own message is in Reason.
+func (r Response) Transcript() []string {
+	who := "tenant-" + r.Tenant
+	switch {
+	case r.State == StateWaiting:
+		return []string{who + "'s response : (waiting in DecodePreallocQueue)"}
+	case r.State == StateCancelled:
+		return []string{who + "'s response : (none: the client went away)"}
+	case r.Status != 200:
+		reason := r.Reason
+		if r.Path == PathPlaceholder && r.State == StateRejected {
+			reason = ArticleRejection
+		}
+		return []string{fmt.Sprintf("%s's response : HTTP %d: %s", who, r.Status, reason)}
+	}
+	leaked := "another tenant's"
+	if len(r.Leaks) > 0 {
+		names := make([]string, len(r.Leaks))
+		for i, l := range r.Leaks {
+			names[i] = "tenant-" + l.Tenant + "'s"
+		}
+		leaked = strings.Join(names, " and ")
+	}
+	return []string{
+		who + "'s response : " + r.BodyText(transcriptPages),
+		"HTTP status reported to " + who + ": 200 OK",
+		fmt.Sprintf("LEAK: %s's response contains %s data -> %s", who, leaked, pyBool(r.Leaked())),
+	}
+}
+
+// transcriptPages is how many pages of one writer a transcript prints
+// before it elides the rest: a slot's worth.
+const transcriptPages = DefaultSlotPages
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+// DemoTranscript runs the article's demo through the vulnerable and the
+// fixed engine and prints what the article's demo script printed, computed
+// by the engine.
+func DemoTranscript() ([]string, error) {
+	p, _ := PresetBySlug("demo")
+	var out []string
+	for _, side := range []struct {
+		mode      Mode
+		head, say string
+	}{
+		{Vulnerable, "=== vulnerable engine (admission checks `.finished`, matches the pre-patch SGLang) ===",
+			"sends a request longer than the KV pool can hold."},
+		{Fixed, "=== fixed engine (admission checks `.rejected`, matches SGLang #38704 / v0.5.21+) ===",
+			"sends the same over-length request."},
+	} {
+		cfg := p.Config
+		cfg.Mode = side.mode
+		e, err := Replay(cfg, p.Ops)
+		if err != nil {
+			return nil, err
+		}
+		r, _ := e.LastResponse()
+		out = append(out, side.head, "tenant-"+r.Tenant+" "+side.say)
+		lines := r.Transcript()
+		if side.mode == Fixed {
+			lines = lines[:1] // the article prints only the refusal
+		}
+		out = append(out, lines...)
+	}
+	return out, nil
+}
