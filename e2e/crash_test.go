@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +32,7 @@ func crashShown(t *testing.T, b *browser, where string) {
 	assert.Contains(t, textOf(b, "#crash"), "Something went wrong. Your run is kept — Reload restores it.")
 	details := evalJS[string](b, `document.querySelector("#crash-details").textContent`)
 	assert.Contains(t, details, "test hook: armed panic in "+where)
-	assert.Contains(t, details, "link: ?v=1&", "the details carry the permalink")
+	assert.Contains(t, details, "link: ?v=2&", "the details carry the permalink")
 }
 
 // A panic in a change, a render or a child's handler is contained: the
@@ -70,8 +72,9 @@ func TestPanicIsContained(t *testing.T) {
 		b.Do(evalVoid(`kvleakTest.arm("apply")`))
 		clickSel(b, "#step-back")
 		crashShown(t, b, "apply")
+		b.Do(evalVoid(`window.kvleakBeforeReload = true`))
 		clickSel(b, "#crash-reload")
-		b.WaitReady()
+		waitReloaded(t, b)
 		waitFor(b, "the run after the reload", `document.querySelector("#status").textContent === "400"`)
 		assert.Equal(t, "fixed", valueOf(b, "#mode"))
 		assert.Equal(t, 0, countAll(b, "#crash"), "a fresh page has no banner")
@@ -90,4 +93,20 @@ func TestShippedWasmHasNoTestHooks(t *testing.T) {
 	assert.True(t, bytes.Contains(hooked, []byte(marker)), "the marker is the hooks' own name")
 	assert.False(t, bytes.Contains(shipped, []byte(marker)), "the shipped wasm links the test hooks")
 	assert.False(t, strings.Contains(string(shipped), "armed panic"))
+}
+
+// waitReloaded waits until the page has reloaded (a marker set on the old
+// window is gone) and the app runs again. Evaluations fail while the page
+// navigates; those are retried until the deadline.
+func waitReloaded(t *testing.T, b *browser) {
+	t.Helper()
+	js := `window.kvleakBeforeReload === undefined && document.querySelector(` + jsLit(readySelector) + `) !== null`
+	deadline := time.Now().Add(readyTimeout)
+	for time.Now().Before(deadline) {
+		if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the page did not reload and start within %s", readyTimeout)
 }

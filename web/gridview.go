@@ -15,7 +15,8 @@ import (
 type gridView struct {
 	app.Compo
 
-	IGrid model.GridView
+	IGrid   model.GridView
+	IHidden bool // the table is shown instead
 
 	detail  string // description of the focused or hovered cell
 	hovered string // the cell under the pointer as last described
@@ -27,6 +28,7 @@ type gridView struct {
 func newGridView() *gridView { return &gridView{} }
 
 func (c *gridView) Grid(v model.GridView) *gridView                 { c.IGrid = v; return c }
+func (c *gridView) Hidden(v bool) *gridView                         { c.IHidden = v; return c }
 func (c *gridView) OnZoom(fn func(app.Context, int, int)) *gridView { c.onZoom = fn; return c }
 
 // OnUpdate keeps the focused cell inside a grid that changed size.
@@ -38,7 +40,11 @@ func (c *gridView) OnUpdate(ctx app.Context) {
 
 func (c *gridView) Render() app.UI {
 	countRender("gridView")
-	return app.Div().Body(
+	wrap := app.Div()
+	if c.IHidden || app.IsClient { // see attrs.go: no hidden="false" in the prerendered page
+		wrap = wrap.Hidden(c.IHidden)
+	}
+	return wrap.Body(
 		legend(),
 		app.P().Class("hint").Text("Keyboard: Tab into the grid, move with the arrow keys, Enter zooms into a range."),
 		app.Div().Class("grid-wrap").

@@ -12,9 +12,10 @@ func (c *intro) Render() app.UI {
 	countRender("intro")
 	return app.Header().Class("intro").Body(
 		app.H1().Text("KV-cache leak playground"),
-		app.P().Text("In August 2026 an over-length request to GLM-5.3 was marked rejected, but the admission queue only checked “finished”: "+
-			"it went on through prefill and decode, and decode read seven stale pages of another tenant's KV cache — returned with HTTP 200. "+
-			"This page runs a simulation of that engine in your browser."),
+		app.P().Text("Between 27 August and 9 September 2026, 155 responses from GLM-5.3 carried another tenant's data, every one with HTTP 200. "+
+			"An over-length request was marked rejected, but the admission queue only checked “finished”: "+
+			"it went on through prefill and decode, and decode read seven stale pages of another tenant's KV cache. "+
+			"This page runs a simulation of that engine — SGLang's prefill/decode mode — in your browser."),
 		app.Ul().Class("questions").Body(
 			app.Li().Body(app.Strong().Text("Does the door check every terminal state? "), app.Text("Flip the admission mode to “fixed” and watch the same request get a 400.")),
 			app.Li().Body(app.Strong().Text("Is the context backed by the pool? "), app.Text("Pick “GLM-5.3 at launch” and read the capacity check.")),

@@ -39,9 +39,13 @@ var outcomeLabel = map[engine.Outcome]string{
 func (c *lingeringPanel) Render() app.UI {
 	countRender("lingeringPanel")
 	return app.Section().ID("lingering").Class("panel lingering").Aria("labelledby", "lingering-h").Body(
-		app.H2().ID("lingering-h").Text("Lingering halves"),
+		app.H2().ID("lingering-h").Text("Lingering and waiting requests"),
 		app.Ul().Body(app.Range(c.IRequests).Slice(func(i int) app.UI {
 			r := c.IRequests[i]
+			if r.Waiting {
+				return app.Li().DataSet("waiting", r.Request).Text(fmt.Sprintf(
+					"r%d (tenant %s) waits in DecodePreallocQueue for free pages; SGLang retries it when pages are released — settle a lingering half above.", r.Request, r.Tenant))
+			}
 			btns := []app.UI{app.Span().Text(fmt.Sprintf("r%d (tenant %s) still holds its pages: ", r.Request, r.Tenant))}
 			for _, o := range engine.Outcomes {
 				btns = append(btns, app.Button().Type("button").Class("secondary").

@@ -51,6 +51,13 @@ func logRowHTML(ev engine.Event, selected bool) string {
 	w(`</span><code class="log-stage">`)
 	w(html.EscapeString(string(ev.Stage)))
 	w(`</code><span class="log-text">`)
+	if ev.Poll != "" {
+		w(`<span class="log-poll" data-poll="`)
+		w(html.EscapeString(string(ev.Poll)))
+		w(`">KVPoll.`)
+		w(html.EscapeString(string(ev.Poll)))
+		w(`</span> `)
+	}
 	w(html.EscapeString(ev.Text))
 	w(`</span></button></li>`)
 	return b.String()

@@ -57,12 +57,17 @@ func (p *playground) Render() app.UI {
 	return app.Main().ID("playground").Class(cls).DataSet("ready", boolText(p.ready)).Body(
 		app.If(!embed, func() app.UI { return newIntro() }).
 			Else(func() app.UI { return newCaption().Name(v.presetName).Href("?" + v.fullQuery) }),
-		app.If(p.crash != "", func() app.UI {
-			return newCrashBanner().Details(p.crash).OnDismiss(p.onDismissCrash)
-		}),
-		app.If(p.banner != "", func() app.UI {
-			return newLinkBanner().Message(p.banner).OnDismiss(p.onDismissBanner)
-		}),
+		// A stable container: go-app diffs children by position, so a banner
+		// that came and went among the page's children would remount the
+		// layout after it.
+		app.Div().ID("alerts").Body(
+			app.If(p.crash != "", func() app.UI {
+				return newCrashBanner().Details(p.crash).OnDismiss(p.onDismissCrash)
+			}),
+			app.If(p.banner != "", func() app.UI {
+				return newLinkBanner().Message(p.banner).OnDismiss(p.onDismissBanner)
+			}),
+		),
 		app.Div().Class("layout").Body(
 			app.If(!readOnly, func() app.UI {
 				return app.Div().Class("col-controls").Body(
@@ -84,7 +89,7 @@ func (p *playground) Render() app.UI {
 				app.If(v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)
 				}),
-				newPoolView().Grid(v.grid).Err(v.gridErr).Selected(v.selected).Compare(v.view.Compare).
+				newPoolView().Grid(v.grid).Note(v.poolNote).Err(v.gridErr).Selected(v.selected).Compare(v.view.Compare).
 					OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 				app.If(len(v.lingering) > 0, func() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)

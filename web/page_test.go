@@ -34,7 +34,7 @@ func TestApplyContainsAPanic(t *testing.T) {
 	e.ConsumeAll()
 	require.NotEmpty(t, m.crash)
 	assert.Contains(t, m.crash, "panic: boom")
-	assert.Contains(t, m.crash, "link: ?v=1&preset=demo")
+	assert.Contains(t, m.crash, "link: ?v=2&preset=demo")
 	assert.Same(t, before, m.s.Engine())
 	assert.Contains(t, app.HTMLString(m.playground), `id="crash"`)
 }

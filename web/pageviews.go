@@ -29,6 +29,7 @@ type pageViews struct {
 	compareErr string
 	grid       model.GridView
 	gridErr    string
+	poolNote   string
 	lingering  []model.Lingering
 	metrics    model.MetricsView
 	events     []engine.Event
@@ -70,6 +71,7 @@ func (p *playground) views() (v pageViews) {
 		v.gridErr = err.Error()
 	}
 	v.grid = g
+	v.poolNote = s.PoolNote()
 	v.lingering = s.Lingering()
 	v.metrics = s.Metrics()
 	v.events = s.Engine().Events()

@@ -14,6 +14,7 @@ type poolView struct {
 	app.Compo
 
 	IGrid     model.GridView
+	INote     string // what the allocator implies (model.Session.PoolNote)
 	IErr      string
 	ISelected int // the selected step (0: the latest)
 	ICompare  bool
@@ -28,6 +29,7 @@ type poolView struct {
 func newPoolView() *poolView { return &poolView{} }
 
 func (c *poolView) Grid(v model.GridView) *poolView                 { c.IGrid = v; return c }
+func (c *poolView) Note(v string) *poolView                         { c.INote = v; return c }
 func (c *poolView) Err(v string) *poolView                          { c.IErr = v; return c }
 func (c *poolView) Selected(v int) *poolView                        { c.ISelected = v; return c }
 func (c *poolView) Compare(v bool) *poolView                        { c.ICompare = v; return c }
@@ -52,12 +54,10 @@ func (c *poolView) Render() app.UI {
 	if c.ICompare {
 		compare = "Hide the comparison"
 	}
-	var view app.UI
-	if c.table {
-		view = poolTable(g)
-	} else {
-		view = newGridView().Grid(g).OnZoom(c.onZoom)
-	}
+	// The grid stays mounted under the table, hidden, so that it keeps the
+	// cell in focus and the details when the reader switches back.
+	grid := newGridView().Grid(g).Hidden(c.table).OnZoom(c.onZoom)
+	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().Class("panel").Aria("labelledby", "pool-h").Body(
 		app.H2().ID("pool-h").Text("KV pool"),
 		app.Div().Class("row wrap").Body(
@@ -71,7 +71,9 @@ func (c *poolView) Render() app.UI {
 				return app.Button().ID("zoom-out").Type("button").Class("link").Text("Show the whole pool").OnClick(safe(c.onZoomOutClick))
 			}),
 		),
-		view,
+		app.P().ID("pool-note").Class("hint").Text(c.INote),
+		grid,
+		table,
 	)
 }
 

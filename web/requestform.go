@@ -80,7 +80,7 @@ func (c *requestForm) Render() app.UI {
 			),
 			fieldError(model.TenantName, v.Errs[model.TenantName]),
 		),
-		numberField(model.PromptTokens, v.Prompt, model.PromptTokens.Hint(), v.Errs[model.PromptTokens], safe(c.onPromptChange), safe(c.onInput)),
+		numberField(model.PromptTokens, v.Prompt, v.PromptHint, v.Errs[model.PromptTokens], safe(c.onPromptChange), safe(c.onInput)),
 		app.Div().Class("field").Body(
 			app.Label().For(model.Secret.ID()).Text(model.Secret.Label()),
 			c.textInput(model.Secret, v.Secret).Attr("maxlength", engine.MaxContentLen),

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
@@ -13,6 +15,8 @@ type responsePanel struct {
 	app.Compo
 
 	IResponse model.ResponseView
+
+	transcript bool // show the body as the article's demo printed it
 }
 
 func newResponsePanel() *responsePanel { return &responsePanel{} }
@@ -41,8 +45,26 @@ func (c *responsePanel) Render() app.UI {
 		app.Ol().ID("response").Class("body").Aria("label", "Response body, by page").Body(
 			app.Range(r.Body).Slice(func(i int) app.UI { return segmentItem(r.Body[i]) }),
 		),
+		app.If(r.Sent, func() app.UI {
+			label := "Show it as the article printed it"
+			if c.transcript {
+				label = "Hide the article's transcript"
+			}
+			return app.Div().Class("transcript").Body(
+				app.Button().ID("transcript-toggle").Type("button").Class("link").Aria("pressed", c.transcript).
+					Aria("controls", "transcript").Text(label).OnClick(safe(c.onTranscript)),
+				app.If(c.transcript, func() app.UI {
+					return app.Figure().Body(
+						app.Pre().ID("transcript").Text(strings.Join(r.Transcript, "\n")),
+						app.FigCaption().Class("hint").Text("In the words of the article's demo script; the engine computed every line."),
+					)
+				}),
+			)
+		}),
 	)
 }
+
+func (c *responsePanel) onTranscript(ctx app.Context, e app.Event) { c.transcript = !c.transcript }
 
 func segmentItem(s model.SegmentView) app.UI {
 	cls := "seg"

@@ -19,6 +19,7 @@ const (
 	PageSize
 	SlotPages
 	Mode
+	Allocator
 	Cancel
 	Scrub
 	PromptTokens
@@ -49,7 +50,7 @@ type fieldSpec struct {
 	id, key     string // DOM id; URL key (settings only)
 	label, hint string
 	kind        Kind
-	options     []Option
+	options     func() []Option
 	num         func(*engine.Config) *int
 	choice      func(*engine.Config) *string
 	flag        func(*engine.Config) *bool
@@ -64,24 +65,26 @@ var fields = [fieldCount]fieldSpec{
 		num: func(c *engine.Config) *int { return &c.PageTokens }},
 	SlotPages: {id: "slot-pages", key: "slot", kind: KindNumber, label: "Pages per slot", hint: "Pages decode reserves per request",
 		num: func(c *engine.Config) *int { return &c.SlotPages }},
-	Mode: {id: "mode", key: "mode", kind: KindChoice, label: "Admission mode",
-		options: []Option{{string(engine.Vulnerable), "vulnerable"}, {string(engine.Fixed), "fixed"}},
-		choice:  func(c *engine.Config) *string { return (*string)(&c.Mode) }},
+	Mode: {id: "mode", key: "mode", kind: KindChoice, label: "Admission mode", options: modeOptions,
+		choice: func(c *engine.Config) *string { return (*string)(&c.Mode) }},
+	Allocator: {id: "allocator", key: "alloc", kind: KindChoice, label: "Free-page allocator", options: allocatorOptions,
+		choice: func(c *engine.Config) *string { return (*string)(&c.Allocator) }},
 	Cancel: {id: "cancel", key: "cancel", kind: KindChoice, label: "Router on client abort",
-		options: []Option{{string(engine.CancelBoth), "cancel both halves"}, {string(engine.CancelOneHalf), "cancel only the half that saw it"}},
-		choice:  func(c *engine.Config) *string { return (*string)(&c.Cancel) }},
+		options: func() []Option {
+			return []Option{{string(engine.CancelBoth), "cancel both halves"}, {string(engine.CancelOneHalf), "cancel only the half that saw it"}}
+		},
+		choice: func(c *engine.Config) *string { return (*string)(&c.Cancel) }},
 	Scrub: {id: "scrub", key: "scrub", kind: KindFlag, label: "Scrub pages on free (one write per freed page)",
 		flag: func(c *engine.Config) *bool { return &c.ScrubOnFree }},
-	PromptTokens: {id: "prompt-tokens", kind: KindNumber, label: "Prompt length (tokens)",
-		hint: "Longer than the pool takes the placeholder path"},
-	Secret:     {id: "secret", kind: KindText, label: "Content (what each KV page it writes holds)"},
-	Tenant:     {id: "tenant", kind: KindChoice, label: "Tenant"},
-	TenantName: {id: "tenant-name", kind: KindText, label: "Rename the selected tenant"},
-	EndEarly:   {id: "end-early", kind: KindChoice, label: "The request…"},
+	PromptTokens: {id: "prompt-tokens", kind: KindNumber, label: "Prompt length (tokens)"},
+	Secret:       {id: "secret", kind: KindText, label: "Content (what each KV page it writes holds)"},
+	Tenant:       {id: "tenant", kind: KindChoice, label: "Tenant"},
+	TenantName:   {id: "tenant-name", kind: KindText, label: "Rename the selected tenant"},
+	EndEarly:     {id: "end-early", kind: KindChoice, label: "The request…"},
 }
 
 // Settings are the fields that configure the engine, in form order.
-var Settings = []Field{Context, Pool, PageSize, SlotPages, Mode, Cancel, Scrub}
+var Settings = []Field{Context, Pool, PageSize, SlotPages, Mode, Allocator, Cancel, Scrub}
 
 // ID is the field's DOM id, a stable hook for tests and docs.
 func (f Field) ID() string { return f.spec().id }
@@ -99,7 +102,12 @@ func (f Field) Hint() string { return f.spec().hint }
 func (f Field) Kind() Kind { return f.spec().kind }
 
 // Options are a setting's choices, in the order the form lists them.
-func (f Field) Options() []Option { return f.spec().options }
+func (f Field) Options() []Option {
+	if o := f.spec().options; o != nil {
+		return o()
+	}
+	return nil
+}
 
 func (f Field) String() string { return f.ID() }
 

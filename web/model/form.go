@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+
 	"kvleak/engine"
 )
 
@@ -23,17 +25,15 @@ func (s *Session) Settings() []SettingView {
 		if sp := f.spec(); sp.flag != nil {
 			v.On = *sp.flag(&s.cfg)
 		}
-		if f == Mode {
-			v.Hint = modeHint[s.cfg.Mode]
+		switch f {
+		case Mode:
+			v.Hint = modeHint(s.cfg.Mode)
+		case Allocator:
+			v.Hint = allocatorHint(s.cfg.Allocator)
 		}
 		out[i] = v
 	}
 	return out
-}
-
-var modeHint = map[engine.Mode]string{
-	engine.Vulnerable: "Pre-patch: the door checks only “finished”, so a pending rejection walks through.",
-	engine.Fixed:      "Patched (SGLang #38704): a pending rejection is retired before any page is allocated.",
 }
 
 // PresetCustom is the scenario picker's value for settings that match no
@@ -77,12 +77,14 @@ type RequestView struct {
 	Rename  string
 	End     string
 	Errs    map[Field]string // only the fields with a message
+	// PromptHint states the limit the running engine derives.
+	PromptHint string
 }
 
 // Request is the request form's view.
 func (s *Session) Request() RequestView {
 	v := RequestView{Tenants: s.tenants, Tenant: s.tenant, Prompt: s.Text(PromptTokens), Secret: s.Text(Secret),
-		Rename: s.Text(TenantName), End: s.end}
+		Rename: s.Text(TenantName), End: s.end, PromptHint: promptHint(s.cfg)}
 	for _, f := range []Field{Tenant, TenantName, PromptTokens, Secret, EndEarly} {
 		if msg := s.Err(f); msg != "" {
 			if v.Errs == nil {
@@ -106,4 +108,10 @@ func (s *Session) Query(view View) string {
 func (s *Session) Linkable() bool {
 	widest := View{Compare: true, Embed: true, ReadOnly: true}
 	return len(s.ops) <= MaxLinkOps && len(s.Query(widest)) <= MaxQueryBytes
+}
+
+// promptHint is SGLang's limit for this engine, in the reader's terms.
+func promptHint(c engine.Config) string {
+	return fmt.Sprintf("At or above max_req_input_len = %s tokens (derived from the pool and the context) takes the placeholder path; at or above the %s-token context, the API refuses it.",
+		engine.Thousands(int64(c.MaxReqInputLen())), engine.Thousands(int64(c.ContextTokens)))
 }

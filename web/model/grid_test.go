@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,10 +65,44 @@ func TestMetricRowsCoverEveryCounter(t *testing.T) {
 	assert.Equal(t, "7", byKey["leaked-pages"])
 	assert.Equal(t, "1", byKey["leaked-responses"])
 	assert.Equal(t, "8", byKey["pages-stale"])
-	assert.Len(t, rows, 17)
+	assert.Len(t, byKey, len(rows), "keys are unique")
+
+	// Every counter of engine.Metrics has a row, but the two that are sums
+	// of others (requests, pages in all): a new counter needs one.
+	counters := reflect.TypeOf(engine.Metrics{})
+	shown := 0
+	for i := range counters.NumField() {
+		switch counters.Field(i).Name {
+		case "Requests", "PagesTotal":
+		case "DeferredRelease":
+			shown += len(engine.Outcomes)
+		default:
+			shown++
+		}
+	}
+	assert.Len(t, rows, shown)
 }
 
 func TestSegmentText(t *testing.T) {
 	assert.Equal(t, "x", segmentText("x", 1))
 	assert.Equal(t, "x  ×1,000", segmentText("x", 1000))
+}
+
+// The pool note says what the policy implies, from the pool as it is.
+func TestPoolNoteSaysWhoseKVNotWhether(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	note := s.PoolNote()
+	assert.Contains(t, note, "Allocator sorted.")
+	assert.Contains(t, note, "Of 681,280 pages, 7 hold no KV (never written, or scrubbed) and 681,273 hold some request's KV")
+	assert.Contains(t, note, "the policy's choice")
+	assert.Contains(t, note, "decides whose stale KV a reservation gets, not whether")
+
+	require.NoError(t, s.SelectStep(1))
+	assert.Contains(t, s.PoolNote(), "Of 681,280 pages, 681,280 hold no KV", "before the first request the pool is cold")
+	assert.Contains(t, s.PoolNote(), "a cold pool")
+
+	require.NoError(t, s.LoadPreset("demo"))
+	assert.Contains(t, s.PoolNote(), "Of 8 pages, 0 hold no KV")
+	assert.Contains(t, s.PoolNote(), "a warm pool")
 }

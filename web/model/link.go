@@ -10,13 +10,14 @@ import (
 	"kvleak/engine"
 )
 
-// Permalink schema. Version 1 keys:
+// Permalink schema. Version 2 keys:
 //
-//	v=1                      schema version (required when any other key is set)
+//	v=2                      schema version (required when any other key is set)
 //	preset=demo              the scenario the run started from; alone (with v
 //	                         and optional step/view keys) it loads the preset
 //	ctx, pool, page, slot    the configuration, as integers
-//	mode=vulnerable|fixed    cancel=both|one    scrub=0|1
+//	mode=vulnerable|fixed|retire-only|length-check-only
+//	alloc=sorted|lifo|fifo   cancel=both|one    scrub=0|1
 //	op=s,<tenant>,<tokens>,<end>,<content>   a send; end is "-", "fail" or a stage
 //	op=x,<request>,<outcome>                 settle a deferred release
 //	step=<n>                 the selected log step (0 or absent: the latest)
@@ -26,9 +27,15 @@ import (
 //	                         only view keys go with it
 //
 // The settings' keys are the field table's (field.go). Fields inside op are
-// query-escaped and joined by literal commas. A later schema adds keys or
-// versions; version 1 links keep this reading forever.
-const linkVersion = "1"
+// query-escaped and joined by literal commas.
+//
+// Version 1 links (before alloc, and before the engine followed SGLang's
+// prompt limit) keep opening: without alloc, with the lifo allocator they
+// were made with, and ApplyLink says when the limit changes an outcome.
+const (
+	linkVersion   = "2"
+	legacyVersion = "1"
+)
 
 // Bounds that keep a hostile link from hanging or exhausting the page.
 const (
@@ -53,6 +60,8 @@ type LinkState struct {
 	Step   int
 	View   View
 	Tab    bool `json:",omitempty"` // the run is kept in the tab (tabrun.go)
+	// Legacy: a version 1 link's run, made under the old prompt limit.
+	Legacy bool `json:"-"`
 }
 
 // viewKeys say how to show a run, not which run.
@@ -146,8 +155,16 @@ func DecodeLink(raw string) (LinkState, error) {
 	if len(seen) == 0 {
 		return st, ErrNoState
 	}
-	if version != linkVersion {
-		return st, fmt.Errorf("unknown link version %q: this playground reads version %s", clip(version), linkVersion)
+	switch version {
+	case linkVersion:
+	case legacyVersion:
+		if seen["alloc"] || seen["tab"] {
+			return st, fmt.Errorf("parameter %q is new in link version %s", map[bool]string{true: "alloc", false: "tab"}[seen["alloc"]], linkVersion)
+		}
+		st.Config.Allocator = engine.LIFO
+		st.Legacy = !onlyPreset(seen)
+	default:
+		return st, fmt.Errorf("unknown link version %q: this playground reads versions %s and %s", clip(version), legacyVersion, linkVersion)
 	}
 	if st.Tab {
 		if len(seen) > 2 { // v and tab
@@ -156,7 +173,7 @@ func DecodeLink(raw string) (LinkState, error) {
 		return st, nil
 	}
 	if st.Preset != "" && onlyPreset(seen) {
-		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=1&preset=demo
+		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=2&preset=demo
 		st.Config, st.Ops = p.Config, p.Ops
 	}
 	if err := st.Config.Validate(); err != nil {

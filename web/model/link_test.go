@@ -36,31 +36,32 @@ func TestPermalinkEscapesHostileText(t *testing.T) {
 func TestPermalinkDemoExample(t *testing.T) {
 	p, _ := engine.PresetBySlug("demo")
 	assert.Equal(t,
-		"v=1&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes",
+		"v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes",
 		EncodeLink(LinkState{Preset: "demo", Config: p.Config, Ops: p.Ops}))
 }
 
 func TestPermalinkRefusesHostileLinks(t *testing.T) {
-	manyOps := "v=1" + strings.Repeat("&op=s,A,1,-,x", MaxLinkOps+1)
+	manyOps := "v=2" + strings.Repeat("&op=s,A,1,-,x", MaxLinkOps+1)
 	cases := map[string]struct{ raw, msg string }{
 		"unknown version":  {"v=9&ctx=16", "unknown link version"},
 		"no version":       {"ctx=16", "unknown link version"},
 		"garbage":          {"%%%&&==", "unknown parameter"},
-		"unknown key":      {"v=1&foo=1", "unknown parameter"},
-		"negative":         {"v=1&pool=-5", "whole number"},
-		"enormous":         {"v=1&pool=99999999999999", "whole number"},
-		"out of range":     {"v=1&pool=5000000", "not valid"},
-		"bad mode":         {"v=1&mode=evil", "not valid"},
-		"bad scrub":        {"v=1&scrub=yes", "0 or 1"},
-		"duplicate":        {"v=1&pool=8&pool=9", "twice"},
+		"unknown key":      {"v=2&foo=1", "unknown parameter"},
+		"negative":         {"v=2&pool=-5", "whole number"},
+		"enormous":         {"v=2&pool=99999999999999", "whole number"},
+		"out of range":     {"v=2&pool=5000000", "not valid"},
+		"bad mode":         {"v=2&mode=evil", "not valid"},
+		"bad allocator":    {"v=2&alloc=newest", "not valid"},
+		"bad scrub":        {"v=2&scrub=yes", "0 or 1"},
+		"duplicate":        {"v=2&pool=8&pool=9", "twice"},
 		"thousands of ops": {manyOps, "at most"},
-		"megabyte":         {"v=1&op=s,A,1,-," + strings.Repeat("x", 1<<20), "at most"},
-		"bad op":           {"v=1&op=q,1", "must be"},
-		"bad tokens":       {"v=1&op=s,A,lots,-,x", "not a whole number"},
-		"bad tenant":       {"v=1&op=s,,5,-,x", "tenant name is empty"},
-		"bad stage":        {"v=1&op=s,A,5,nowhere,x", "cancel stage"},
-		"bad settle":       {"v=1&op=x,zero,drained", "not a request number"},
-		"too much work": {"v=1&ctx=4194304&pool=4194304&page=1" + strings.Repeat("&op=s,A,4194304,-,x", 3),
+		"megabyte":         {"v=2&op=s,A,1,-," + strings.Repeat("x", 1<<20), "at most"},
+		"bad op":           {"v=2&op=q,1", "must be"},
+		"bad tokens":       {"v=2&op=s,A,lots,-,x", "not a whole number"},
+		"bad tenant":       {"v=2&op=s,,5,-,x", "tenant name is empty"},
+		"bad stage":        {"v=2&op=s,A,5,nowhere,x", "cancel stage"},
+		"bad settle":       {"v=2&op=x,zero,drained", "not a request number"},
+		"too much work": {"v=2&ctx=4194304&pool=4194304&page=1" + strings.Repeat("&op=s,A,4194304,-,x", 3),
 			"would touch"},
 	}
 	for name, c := range cases {
@@ -84,7 +85,7 @@ func TestPermalinkWithoutState(t *testing.T) {
 
 func TestApplyLinkReplaysOrChangesNothing(t *testing.T) {
 	s := NewSession()
-	st, err := DecodeLink("v=1&ctx=16&pool=8&page=1&slot=8&mode=fixed&cancel=both&scrub=0&op=s,A,8,-,S&op=s,B,12,-,x&step=5")
+	st, err := DecodeLink("v=2&ctx=16&pool=8&page=1&slot=8&mode=fixed&alloc=fifo&cancel=both&scrub=0&op=s,A,1,-,S&op=s,B,12,-,x&step=5")
 	require.NoError(t, err)
 	require.NoError(t, s.ApplyLink(st))
 	assert.Equal(t, 5, s.step)
@@ -139,4 +140,32 @@ func TestLinkableBoundsFollowDecodeLink(t *testing.T) {
 	assert.False(t, s.Linkable(), "%d requests", len(s.ops))
 	_, err = DecodeLink(s.Query(View{}))
 	assert.Error(t, err, "the link it would write does not open")
+}
+
+// Links made before version 2 keep opening, with the allocator they were
+// made with, and say when the new prompt limit changes an outcome.
+func TestVersion1LinksOpenWithTheirAllocator(t *testing.T) {
+	old := "v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes"
+	st, err := DecodeLink(old)
+	require.NoError(t, err)
+	assert.Equal(t, engine.LIFO, st.Config.Allocator)
+	assert.True(t, st.Legacy)
+	s := NewSession()
+	require.NoError(t, s.ApplyLink(st))
+	assert.Equal(t, engine.LIFO, s.Config().Allocator)
+	assert.Contains(t, s.Notice(), "This link was made before the playground followed SGLang's prompt limit")
+	assert.Contains(t, s.Notice(), "r1, r2 now end differently", "A's 8 tokens no longer fit an 8-token pool, so B reads no A page")
+	assert.True(t, strings.HasPrefix(s.AddressQuery(), "v=2&"), "the address bar moves to version 2")
+
+	unchanged, err := DecodeLink("v=1&ctx=4096&pool=4096&page=1&slot=8&mode=fixed&cancel=both&scrub=0&op=s,A,8,-,x")
+	require.NoError(t, err)
+	require.NoError(t, s.ApplyLink(unchanged))
+	assert.Empty(t, s.Notice(), "no outcome changed: nothing to say")
+
+	short, err := DecodeLink("v=1&preset=glm-launch")
+	require.NoError(t, err)
+	assert.False(t, short.Legacy, "a preset by name is today's preset")
+
+	_, err = DecodeLink("v=1&alloc=fifo")
+	assert.ErrorContains(t, err, `parameter "alloc" is new in link version 2`)
 }

@@ -22,6 +22,9 @@ type memo struct {
 	cmpKey cmpKey
 	cmp    CompareView
 	cmpErr error
+
+	noteKey snapKey
+	note    string
 }
 
 type snapKey struct {
@@ -81,4 +84,15 @@ func (s *Session) Compare() (CompareView, error) {
 		m.cmpKey = k
 	}
 	return m.cmp, m.cmpErr
+}
+
+// PoolNote says what the allocator implies for the pool at the selected
+// step: how many pages a cold pool would still hand out unwritten, and
+// that the policy picks whose stale KV, not whether.
+func (s *Session) PoolNote() string {
+	m := &s.memo
+	if k := s.snapKey(); k != m.noteKey || m.note == "" {
+		m.note, m.noteKey = poolNote(s.cfg.Allocator, s.Snapshot()), k
+	}
+	return m.note
 }

@@ -111,6 +111,9 @@ func (s *Session) ApplyLink(st LinkState) error {
 	s.preset = st.Preset
 	s.showConfig(st.Config)
 	s.setRun(st.Config, e, st.Ops)
+	if st.Legacy {
+		s.notice = limitNotice("link", st.Config, st.Ops)
+	}
 	s.step = st.Step
 	s.SetView(st.View)
 	s.addTenantsOf(st.Ops)
@@ -129,6 +132,9 @@ func (s *Session) ImportRun(data []byte) error {
 	s.preset = ""
 	s.showConfig(f.Config)
 	s.setRun(f.Config, e, f.Ops)
+	if f.Version < engine.RunFileVersion {
+		s.notice = limitNotice("file", f.Config, f.Ops)
+	}
 	s.addTenantsOf(f.Ops)
 	s.prefill(f.Ops)
 	s.clearErrs()

@@ -15,9 +15,6 @@ import (
 // TabKey is the sessionStorage key of the run kept in the tab.
 const TabKey = "kvleak:run"
 
-// tabQuery marks a run kept in the tab, before the view keys.
-const tabQuery = "v=" + linkVersion + "&tab=1"
-
 // AddressQuery is what the address bar holds: the permalink, or, for a run
 // too long for one, the marker of a run kept in this tab.
 func (s *Session) AddressQuery() string {

@@ -18,6 +18,8 @@ type ResponseView struct {
 	Tone     string // leak, wrong, ok or refused: how the verdict is marked
 	Reason   string // the error body of a non-200
 	Body     []SegmentView
+	// Transcript is the response as the article's demo script printed it.
+	Transcript []string
 }
 
 // SegmentView is a run of pages of a response body from one writer.
@@ -36,9 +38,18 @@ func (s *Session) Response() ResponseView {
 	}
 	v := ResponseView{
 		Sent: true, Status: strconv.Itoa(r.Status), Verdict: r.Verdict(), Announce: r.Announcement(), Reason: r.Reason,
-		Who: fmt.Sprintf(" to tenant %s (request r%d, %s tokens)", r.Tenant, r.Request, engine.Thousands(int64(r.Tokens))),
+		Who:        fmt.Sprintf(" to tenant %s (request r%d, %s tokens)", r.Tenant, r.Request, engine.Thousands(int64(r.Tokens))),
+		Transcript: r.Transcript(),
+	}
+	switch r.State {
+	case engine.StateWaiting:
+		v.Status, v.Who = "…", fmt.Sprintf(" for tenant %s (request r%d waits for pages)", r.Tenant, r.Request)
+	case engine.StateCancelled:
+		v.Status, v.Who = "—", fmt.Sprintf(" for tenant %s (request r%d: the client went away)", r.Tenant, r.Request)
 	}
 	switch {
+	case r.State == engine.StateWaiting || r.State == engine.StateCancelled:
+		v.Tone = "pending"
 	case r.Leaked():
 		v.Tone = "leak"
 	case r.WrongStatus:
@@ -99,10 +110,13 @@ func metricRows(m engine.Metrics) []MetricRow {
 		{"wrong-status", "200s for rejected requests", n(m.WrongStatus)},
 		{"finished", "Finished", n(m.Finished)},
 		{"rejected", "Rejected", n(m.Rejected)},
-		{"aborted", "Aborted", n(m.Aborted)},
-		{"errored", "Errored", n(m.Errored)},
+		{"aborted", "Aborted by the length check", n(m.Aborted)},
+		{"errored", "Errored (KVPoll.Failed)", n(m.Errored)},
+		{"cancelled", "Cancelled by the client", n(m.Cancelled)},
+		{"waiting", "Waiting in DecodePreallocQueue", n(m.Waiting)},
 		{"pages-allocated", "Pages allocated", n(m.PagesAllocated)},
 		{"pages-free", "Pages free", n(m.PagesFree)},
+		{"pages-staged", "Pages in release_pages", n(m.PagesStaged)},
 		{"pages-stale", "Pages stale", n(m.PagesStale)},
 		{"pages-lingering", "Pages lingering", n(m.PagesLingering)},
 		{"scrub-writes", "Scrub writes", n(m.ScrubWrites)},
@@ -110,20 +124,27 @@ func metricRows(m engine.Metrics) []MetricRow {
 		{"deferred-drained", "Deferred release: drained", n(m.DeferredRelease[engine.OutcomeDrained])},
 		{"deferred-timeout", "Deferred release: timeout", n(m.DeferredRelease[engine.OutcomeTimeout])},
 		{"deferred-error", "Deferred release: error", n(m.DeferredRelease[engine.OutcomeError])},
+		{"late-writes", "Late writes into reused pages", n(m.LateWrites)},
 	}
 }
 
-// Lingering is a request whose decode half still holds its pages.
+// Lingering is a request whose decode half still holds its pages, or,
+// when Waiting, one that waits in DecodePreallocQueue for free pages.
 type Lingering struct {
 	Request int
 	Tenant  string
+	Waiting bool
 }
 
-// Lingering lists the requests waiting for a deferred release to settle.
+// Lingering lists the requests waiting for a deferred release to settle,
+// then those waiting for its pages.
 func (s *Session) Lingering() []Lingering {
 	var out []Lingering
 	for _, id := range s.eng.Lingering() {
-		out = append(out, Lingering{id, s.eng.TenantOf(id)})
+		out = append(out, Lingering{id, s.eng.TenantOf(id), false})
+	}
+	for _, id := range s.eng.Waiting() {
+		out = append(out, Lingering{id, s.eng.TenantOf(id), true})
 	}
 	return out
 }
