@@ -38,12 +38,18 @@ func (p *playground) onTenant(ctx app.Context, name string) {
 	p.apply(ctx, func(s *model.Session) error { return s.SelectTenant(name) })
 }
 
-func (p *playground) onAddTenant(ctx app.Context) {
-	p.apply(ctx, (*model.Session).AddTenant)
-}
-
-func (p *playground) onRename(ctx app.Context) {
-	p.apply(ctx, (*model.Session).Rename)
+// onFormAction answers the request form's buttons.
+func (p *playground) onFormAction(ctx app.Context, a formAction) {
+	switch a {
+	case actionSend:
+		p.onSend(ctx)
+	case actionReset:
+		p.onReset(ctx)
+	case actionAddTenant:
+		p.apply(ctx, (*model.Session).AddTenant)
+	case actionRename:
+		p.apply(ctx, (*model.Session).Rename)
+	}
 }
 
 func (p *playground) onEnd(ctx app.Context, v string) {

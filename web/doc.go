@@ -33,7 +33,16 @@
 //     mounted on a reused element.
 //   - Panics are contained: apply, the views a render reads, OnMount, OnNav,
 //     playback and every child handler (safe) recover and show the crash
-//     banner, keeping the run (crash.go, banners.go).
+//     banner over the last good views, keeping the run (crash.go,
+//     banners.go). The browser tests trigger one through hooks that exist
+//     only with -tags testhooks (hooks_testhooks.go; hooks.go is the
+//     shipped no-op).
+//   - Never lose a run: a run too long for a link is kept in the tab's
+//     sessionStorage and the address bar says ?v=2&tab=1 (apply.go, nav.go,
+//     model/tabrun.go).
+//   - Banners sit in one stable container: go-app diffs children by
+//     position, so a banner among the page's children would remount the
+//     layout after it (page.go).
 //   - Storage guard: where the browser refuses web storage (an iframe with
 //     third-party data blocked) an in-memory Storage stands in, since go-app
 //     reads it at start-up (storage.go).

@@ -74,8 +74,7 @@ func (p *playground) Render() app.UI {
 					newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
 						OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
 					newRequestForm().Form(v.request).
-						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnAddTenant(p.onAddTenant).OnRename(p.onRename).
-						OnEnd(p.onEnd).OnSend(p.onSend).OnReset(p.onReset),
+						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
 					app.If(!embed, func() app.UI {
 						return newSharePanel().Links(v.links).
 							OnExport(p.exportRun).OnImport(p.onImport)

@@ -15,15 +15,22 @@ type requestForm struct {
 
 	IForm model.RequestView
 
-	onText      func(ctx app.Context, f model.Field, text string)
-	onNumber    func(ctx app.Context, f model.Field, text string) (shown string)
-	onTenant    func(ctx app.Context, name string)
-	onAddTenant func(ctx app.Context)
-	onRename    func(ctx app.Context)
-	onEnd       func(ctx app.Context, end string)
-	onSend      func(ctx app.Context)
-	onReset     func(ctx app.Context)
+	onText   func(ctx app.Context, f model.Field, text string)
+	onNumber func(ctx app.Context, f model.Field, text string) (shown string)
+	onTenant func(ctx app.Context, name string)
+	onEnd    func(ctx app.Context, end string)
+	onAction func(ctx app.Context, a formAction)
 }
+
+// formAction is what a button of the request form asks for.
+type formAction int
+
+const (
+	actionSend formAction = iota
+	actionReset
+	actionAddTenant
+	actionRename
+)
 
 func newRequestForm() *requestForm { return &requestForm{} }
 
@@ -42,11 +49,13 @@ func (c *requestForm) OnNumber(fn func(app.Context, model.Field, string) string)
 }
 
 func (c *requestForm) OnTenant(fn func(app.Context, string)) *requestForm { c.onTenant = fn; return c }
-func (c *requestForm) OnAddTenant(fn func(app.Context)) *requestForm      { c.onAddTenant = fn; return c }
-func (c *requestForm) OnRename(fn func(app.Context)) *requestForm         { c.onRename = fn; return c }
 func (c *requestForm) OnEnd(fn func(app.Context, string)) *requestForm    { c.onEnd = fn; return c }
-func (c *requestForm) OnSend(fn func(app.Context)) *requestForm           { c.onSend = fn; return c }
-func (c *requestForm) OnReset(fn func(app.Context)) *requestForm          { c.onReset = fn; return c }
+
+// OnAction answers the form's buttons.
+func (c *requestForm) OnAction(fn func(app.Context, formAction)) *requestForm {
+	c.onAction = fn
+	return c
+}
 
 func (c *requestForm) Render() app.UI {
 	countRender("requestForm")
@@ -67,7 +76,7 @@ func (c *requestForm) Render() app.UI {
 			app.Div().Class("row").Body(
 				app.Select().ID(model.Tenant.ID()).OnChange(safe(c.onTenantChange)).Body(tenants...),
 				app.Button().ID("add-tenant").Type("button").Class("secondary").Text("Add tenant").
-					OnClick(safe(func(ctx app.Context, e app.Event) { c.onAddTenant(ctx) })),
+					OnClick(safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, actionAddTenant) })),
 			),
 			fieldError(model.Tenant, v.Errs[model.Tenant]),
 		),
@@ -76,7 +85,7 @@ func (c *requestForm) Render() app.UI {
 			app.Div().Class("row").Body(
 				c.textInput(model.TenantName, v.Rename).Attr("maxlength", engine.MaxTenantLen).Placeholder("new name"),
 				app.Button().ID("rename").Type("button").Class("secondary").Text("Rename").
-					OnClick(safe(func(ctx app.Context, e app.Event) { c.onRename(ctx) })),
+					OnClick(safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, actionRename) })),
 			),
 			fieldError(model.TenantName, v.Errs[model.TenantName]),
 		),
@@ -93,10 +102,10 @@ func (c *requestForm) Render() app.UI {
 		),
 		app.Div().Class("row actions").Body(
 			app.Button().ID("send").Type("button").Class("primary").Text("Send").
-				OnClick(safe(func(ctx app.Context, e app.Event) { c.onSend(ctx) })),
+				OnClick(safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, actionSend) })),
 			app.Button().ID("reset").Type("button").Class("secondary").Text("Reset").
 				Title("Start over with the current settings").
-				OnClick(safe(func(ctx app.Context, e app.Event) { c.onReset(ctx) })),
+				OnClick(safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, actionReset) })),
 		),
 	)
 }
