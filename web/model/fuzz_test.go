@@ -196,7 +196,7 @@ func checkSession(t *testing.T, s *Session) {
 	r, ok := s.LastResponse()
 	view := s.Response()
 	require.Equal(t, ok, view.Sent)
-	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PoolPages()-1, nil, MaxGridCells)
+	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PoolPages()-1, GridMarks{}, MaxGridCells)
 	require.NoError(t, err)
 	leaked := 0
 	for _, c := range g.Cells {

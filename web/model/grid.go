@@ -28,6 +28,11 @@ type CellView struct {
 	Tenant  int    // owner's tenant index for the colour, -1 for none
 	Touched bool   // touched by the selected event
 	Leaked  int
+	// In the selected request's slot (decode's read window), and whether
+	// its prefill wrote the page: the one page of the seven it did not.
+	Window, Wrote bool
+	// Tiles: who wrote the page and the start of what it holds.
+	Writer, Text string
 }
 
 // GridView is the grid for one snapshot and page range.
@@ -37,19 +42,28 @@ type GridView struct {
 	Last    int
 	PerCell int // pages per cell (1 when each cell is a page)
 	Zoomed  bool
+	Tiles   bool // few enough pages to show each as a readable tile
 	Pages   int
 	Summary string
 }
 
+// MaxTiles is how many pages the grid shows as readable tiles.
+const MaxTiles = 64
+
+// GridMarks are the pages the grid marks apart: those the selected event
+// touched, the selected request's slot and the pages its prefill wrote.
+type GridMarks struct{ Touched, Window, Wrote engine.Pages }
+
 // BuildGrid turns a snapshot into at most n cells: one per page when the
 // range is small, else ranges summarised by the engine.
-func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, touched engine.Pages, n int) (GridView, error) {
+func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks GridMarks, n int) (GridView, error) {
 	cells, err := snap.Cells(first, last, n)
 	if err != nil {
 		return GridView{}, err
 	}
 	g := GridView{First: first, Last: last, Pages: snap.Pages(), Zoomed: first > 0 || last < snap.Pages()-1}
 	g.PerCell = (last - first + len(cells)) / len(cells)
+	g.Tiles = g.PerCell == 1 && len(cells) <= MaxTiles
 	g.Cells = make([]CellView, len(cells))
 	for i, c := range cells {
 		v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
@@ -61,7 +75,12 @@ func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, touched
 			v.Label = rangeLabel(c)
 		}
 		v.Mark = markFor(v)
-		v.Touched = overlaps(touched, c.First, c.Last)
+		v.Touched = overlaps(marks.Touched, c.First, c.Last)
+		v.Window = overlaps(marks.Window, c.First, c.Last)
+		v.Wrote = v.Window && overlaps(marks.Wrote, c.First, c.Last)
+		if g.Tiles {
+			v.Writer, v.Text = tileText(snap, c.First)
+		}
 		g.Cells[i] = v
 	}
 	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(first)), engine.Thousands(int64(last)), engine.Thousands(int64(snap.Pages())))
@@ -137,4 +156,17 @@ func overlaps(p engine.Pages, first, last int) bool {
 		}
 	}
 	return false
+}
+
+// tileText is who wrote a page and the start of what it holds.
+func tileText(snap *engine.Snapshot, id int) (writer, text string) {
+	p, err := snap.Page(id)
+	if err != nil || p.Writer == 0 {
+		return "", ""
+	}
+	text = p.Text
+	if r := []rune(text); len(r) > 18 {
+		text = string(r[:18]) + "…"
+	}
+	return fmt.Sprintf("r%d · %s", p.Writer, p.WriterTenant), text
 }

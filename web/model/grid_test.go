@@ -12,7 +12,7 @@ import (
 
 func TestBuildGridDemo(t *testing.T) {
 	s := NewSession()
-	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, 7, nil, MaxGridCells)
+	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, 7, GridMarks{}, MaxGridCells)
 	require.NoError(t, err)
 	require.Len(t, g.Cells, 8)
 	assert.Equal(t, 1, g.PerCell)
@@ -35,7 +35,7 @@ func TestBuildGridDemo(t *testing.T) {
 func TestBuildGridAggregatesRealScale(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
-	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, engine.Pages{{First: 0, Count: 8}}, MaxGridCells)
+	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, GridMarks{Touched: engine.Pages{{First: 0, Count: 8}}}, MaxGridCells)
 	require.NoError(t, err)
 	assert.Len(t, g.Cells, MaxGridCells)
 	assert.Equal(t, "0-1329", g.Cells[0].Page)
@@ -46,12 +46,12 @@ func TestBuildGridAggregatesRealScale(t *testing.T) {
 	assert.Contains(t, g.Summary, "681,280")
 	assert.Contains(t, g.Cells[0].Label, "7 LEAKED")
 
-	zoomed, err := BuildGrid(s.Snapshot(), s.tenants, 0, 15, nil, MaxGridCells)
+	zoomed, err := BuildGrid(s.Snapshot(), s.tenants, 0, 15, GridMarks{}, MaxGridCells)
 	require.NoError(t, err)
 	assert.True(t, zoomed.Zoomed)
 	assert.Len(t, zoomed.Cells, 16)
 
-	_, err = BuildGrid(s.Snapshot(), s.tenants, 10, 5, nil, MaxGridCells)
+	_, err = BuildGrid(s.Snapshot(), s.tenants, 10, 5, GridMarks{}, MaxGridCells)
 	assert.Error(t, err)
 }
 
@@ -105,4 +105,32 @@ func TestPoolNoteSaysWhoseKVNotWhether(t *testing.T) {
 	require.NoError(t, s.LoadPreset("demo"))
 	assert.Contains(t, s.PoolNote(), "Of 8 pages, 0 hold no KV")
 	assert.Contains(t, s.PoolNote(), "a warm pool")
+}
+
+// At launch scale the map holds every page; the leaked ones are called out.
+func TestPoolMapAtLaunchScale(t *testing.T) {
+	s := NewSession()
+	assert.False(t, s.PoolMap().Show, "the demo's 8 pages need no map")
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	v := s.PoolMap()
+	require.True(t, v.Show)
+	assert.Equal(t, 681_280, v.Pages)
+	assert.Equal(t, [3]int{1024, 666, 1}, [3]int{v.Width, v.Height, v.PerPixel})
+	require.Len(t, v.Map, 681_280)
+	leaked := 0
+	for _, b := range v.Map {
+		if b&engine.MapStateMask == engine.MapLeaked {
+			leaked++
+		}
+	}
+	assert.Equal(t, 7, leaked)
+	assert.Equal(t, 7, v.Leaked.Len())
+
+	require.NoError(t, s.SelectStep(1))
+	w := s.PoolMap()
+	assert.NotEqual(t, v.Version, w.Version, "a new step is a new drawing")
+	assert.Equal(t, w, s.PoolMap(), "the same step is the same view")
+	assert.Equal(t, 1023, w.MapPage(1023, 0))
+	assert.Equal(t, 1024, w.MapPage(0, 1))
+	assert.Equal(t, 681_279, w.MapPage(5000, 5000), "clamped to the pool")
 }

@@ -25,6 +25,15 @@ type memo struct {
 
 	noteKey snapKey
 	note    string
+
+	pipeKey snapKey
+	pipe    PipelineView
+
+	marksKey snapKey
+	marks    []TimelineMark
+
+	mapKey  snapKey
+	poolMap PoolMapView
 }
 
 type snapKey struct {
@@ -64,11 +73,7 @@ func (s *Session) Grid(cells int) (GridView, error) {
 	m := &s.memo
 	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00")}
 	if k != m.gridKey || m.gridKey.eng == nil {
-		var touched engine.Pages
-		if s.step > 0 {
-			touched = s.eng.Events()[s.step-1].Pages
-		}
-		m.grid, m.gridErr = BuildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, touched, cells)
+		m.grid, m.gridErr = BuildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), cells)
 		m.gridKey = k
 	}
 	return m.grid, m.gridErr
@@ -95,4 +100,34 @@ func (s *Session) PoolNote() string {
 		m.note, m.noteKey = poolNote(s.cfg.Allocator, s.Snapshot()), k
 	}
 	return m.note
+}
+
+// gridMarks are the pages the grid marks at the selected step: those the
+// selected event touched, and the slot of the request it belongs to (the
+// newest response's at the latest step) with the pages its prefill wrote.
+func (s *Session) gridMarks() GridMarks {
+	var g GridMarks
+	evs := s.eng.Events()
+	step, request := s.Current(), 0
+	if s.step > 0 {
+		g.Touched = evs[s.step-1].Pages
+		request = evs[s.step-1].Request
+	} else if r, ok := s.LastResponse(); ok {
+		request = r.Request
+	}
+	if request == 0 {
+		return g
+	}
+	for _, ev := range evs[:step] {
+		if ev.Request != request || ev.Victim != 0 {
+			continue
+		}
+		switch ev.Stage {
+		case engine.StageDecodePrealloc:
+			g.Window = ev.Pages
+		case engine.StagePrefillTransfer:
+			g.Wrote = ev.Pages
+		}
+	}
+	return g
 }

@@ -29,6 +29,15 @@ func (s *Session) SelectStep(step int) error {
 	return nil
 }
 
+// ScrubTo shows the pool after a step picked on the timeline; the last
+// step follows the latest, as stepping onto it does.
+func (s *Session) ScrubTo(step int) error {
+	if step == s.Steps() {
+		step = 0
+	}
+	return s.SelectStep(step)
+}
+
 // StepBy moves the selected step by d within the log, reaching "latest"
 // at the end. It reports whether the step moved.
 func (s *Session) StepBy(d int) bool {

@@ -178,7 +178,7 @@ func buildCompare(cfg engine.Config, ops []engine.Op, tenants []string) (Compare
 			sv.Status, sv.Verdict = strconv.Itoa(side.Last.Status), side.Last.Verdict()
 		}
 		snap := side.Snapshot
-		if sv.Grid, err = BuildGrid(snap, tenants, 0, snap.Pages()-1, nil, maxMiniCells); err != nil {
+		if sv.Grid, err = BuildGrid(snap, tenants, 0, snap.Pages()-1, GridMarks{}, maxMiniCells); err != nil {
 			return CompareView{}, err
 		}
 		v.Sides[i] = sv

@@ -1,0 +1,160 @@
+package model
+
+import (
+	"fmt"
+
+	"kvleak/engine"
+)
+
+// Lanes of the pipeline diagram: the client, the router, the two servers
+// of a prefill/decode pair and the RDMA link between them.
+const (
+	LaneClient  = "client"
+	LaneRouter  = "router"
+	LanePrefill = "prefill"
+	LaneBoth    = "both" // a stage both servers run (intake, the door)
+	LaneDecode  = "decode"
+)
+
+// pipelineStages are the diagram's stages in pipeline order, one per stage
+// of the log, with the lane each runs in and its role in SGLang's words.
+var pipelineStages = []struct {
+	stage      engine.Stage
+	lane, role string
+}{
+	{engine.StageRouter, LaneRouter, "sends both halves; on a client abort, cancels one or both"},
+	{engine.StageIntake, LaneBoth, "validate_input_length"},
+	{engine.StageAdmission, LaneBoth, "the door: PrefillBootstrapQueue / DecodePreallocQueue"},
+	{engine.StagePrefillBootstrap, LanePrefill, "KV sender for the bootstrap_room"},
+	{engine.StageDecodePrealloc, LaneDecode, "reserves the slot's pages, send_metadata"},
+	{engine.StagePrefillForward, LanePrefill, "forward pass builds the KV"},
+	{engine.StagePrefillTransfer, LanePrefill, "send_kv_chunk over RDMA"},
+	{engine.StageDecodeTransfer, LaneDecode, "DecodeTransferQueue polls KVPoll"},
+	{engine.StageDecodeRunning, LaneDecode, "attends over kv_committed_len"},
+	{engine.StageResponse, LaneClient, "the HTTP response"},
+	{engine.StageRelease, LaneDecode, "free(): ids back, KV kept"},
+}
+
+// Where a stage stands for the selected request at the selected step.
+const (
+	StageDone    = "done"    // it ran, before this step
+	StageCurrent = "current" // the selected event
+	StageLater   = "later"   // it runs after this step
+	StageNever   = "never"   // the request does not pass it
+)
+
+// PipelineView is the diagram at the selected step: where the selected
+// request is, what the door saw, what crossed the RDMA link.
+type PipelineView struct {
+	Request int // 0: no request yet
+	Tenant  string
+	Stage   engine.Stage // the selected event's stage
+	Stages  []PipelineStage
+	// Prefill and Decode say where each half of the request is: both are
+	// shown at once, so a half still running after the other was cancelled
+	// is visible.
+	Prefill, Decode string
+	Door            string // what the door checked and ignored
+	Transfer        string // pages written vs reserved, once a transfer ran
+	Poll            engine.KVPoll
+	Late            bool // the selected event is a late write into reused pages
+}
+
+// PipelineStage is one element of the diagram.
+type PipelineStage struct {
+	Stage engine.Stage
+	Lane  string
+	Role  string
+	State string // StageDone, StageCurrent, StageLater or StageNever
+}
+
+// Pipeline is the diagram's view at the selected step.
+func (s *Session) Pipeline() PipelineView {
+	m := &s.memo
+	if k := s.snapKey(); k != m.pipeKey || m.pipe.Stages == nil {
+		m.pipe, m.pipeKey = buildPipeline(s.eng, s.Current()), k
+	}
+	return m.pipe
+}
+
+func buildPipeline(e *engine.Engine, step int) PipelineView {
+	v := PipelineView{Stages: make([]PipelineStage, len(pipelineStages))}
+	for i, st := range pipelineStages {
+		v.Stages[i] = PipelineStage{Stage: st.stage, Lane: st.lane, Role: st.role, State: StageNever}
+	}
+	evs := e.Events()
+	if step < 1 || step > len(evs) {
+		v.Prefill, v.Decode, v.Door = "idle", "idle", "No request has reached the door yet."
+		return v
+	}
+	sel := evs[step-1]
+	v.Request, v.Tenant, v.Stage, v.Poll, v.Late = sel.Request, sel.Tenant, sel.Stage, sel.Poll, sel.Victim != 0
+	if sel.Request == 0 {
+		return v
+	}
+	index := map[engine.Stage]int{}
+	for i, st := range pipelineStages {
+		index[st.stage] = i
+	}
+	var reserved, written engine.Pages
+	v.Prefill, v.Decode = "not started", "not started"
+	for _, ev := range evs {
+		if ev.Request != sel.Request || ev.Victim != 0 {
+			continue
+		}
+		i, ok := index[ev.Stage]
+		if !ok {
+			continue
+		}
+		switch {
+		case ev.Step == step:
+			v.Stages[i].State = StageCurrent
+		case ev.Step < step && v.Stages[i].State != StageCurrent:
+			v.Stages[i].State = StageDone
+		case ev.Step > step && v.Stages[i].State == StageNever:
+			v.Stages[i].State = StageLater
+		}
+		if ev.Step > step {
+			continue
+		}
+		switch ev.Half {
+		case engine.HalfPrefill:
+			v.Prefill = string(ev.Stage)
+		case engine.HalfDecode:
+			v.Decode = string(ev.Stage)
+		case engine.HalfBoth:
+			v.Prefill, v.Decode = string(ev.Stage), string(ev.Stage)
+		}
+		switch ev.Stage {
+		case engine.StageDecodePrealloc:
+			reserved = ev.Pages
+		case engine.StagePrefillTransfer:
+			written = ev.Pages
+		}
+	}
+	v.Door = doorSaw(e.Responses()[sel.Request-1], v.Stages[index[engine.StageAdmission]].State, reserved != nil)
+	if written != nil || v.Stages[index[engine.StagePrefillTransfer]].State == StageDone {
+		v.Transfer = fmt.Sprintf("send_kv_chunk wrote %s of the %s pages decode reserved",
+			engine.Thousands(int64(written.Len())), engine.Thousands(int64(reserved.Len())))
+		if r := e.Responses()[sel.Request-1]; r.Path == engine.PathPlaceholder {
+			v.Transfer += " (one placeholder token)"
+		}
+	}
+	return v
+}
+
+// doorSaw says what the admission door checked and ignored for r, once
+// the request has reached it.
+func doorSaw(r engine.Response, door string, allocated bool) string {
+	switch {
+	case door == StageNever && r.Path == engine.PathAPIReject:
+		return "Never reached: the API refused the prompt (longer than the context)."
+	case door == StageNever || door == StageLater:
+		return "Not reached yet."
+	case r.Path != engine.PathPlaceholder:
+		return "Checked req.finished(): false, and nothing is pending in to_finish — admitted."
+	case !allocated && r.State == engine.StateRejected:
+		return "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver)."
+	}
+	return "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."
+}

@@ -1,0 +1,70 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// states is the diagram's stage states in pipeline order.
+func states(v PipelineView) []string {
+	out := make([]string, len(v.Stages))
+	for i, st := range v.Stages {
+		out[i] = st.State
+	}
+	return out
+}
+
+func TestPipelineFollowsTheDemosRequestB(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.SelectStep(12)) // r2's admission
+	v := s.Pipeline()
+	assert.Equal(t, 2, v.Request)
+	assert.Equal(t, "B", v.Tenant)
+	assert.Equal(t, engine.StageAdmission, v.Stage)
+	// router, intake, admission, bootstrap, prealloc, forward, send_kv_chunk, transfer, running, response, release
+	assert.Equal(t, []string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}, states(v))
+	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", v.Door)
+	assert.Empty(t, v.Transfer, "nothing crossed the link yet")
+
+	require.NoError(t, s.SelectStep(16)) // send_kv_chunk
+	v = s.Pipeline()
+	assert.Equal(t, engine.StagePrefillTransfer, v.Stage)
+	assert.Equal(t, "send_kv_chunk wrote 1 of the 8 pages decode reserved (one placeholder token)", v.Transfer)
+	assert.Equal(t, "prefill.transfer", v.Prefill)
+	assert.Equal(t, "decode.prealloc", v.Decode, "decode waits for the transfer")
+	assert.Equal(t, engine.PollSuccess, v.Poll)
+}
+
+func TestPipelineShowsTheFixedDoorRetiring(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("demo-fixed"))
+	require.NoError(t, s.SelectStep(12))
+	v := s.Pipeline()
+	assert.Equal(t, engine.StageAdmission, v.Stage)
+	assert.Equal(t, "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).", v.Door)
+	assert.Equal(t, []string{"never", "done", "current", "never", "never", "never", "never", "never", "never", "later", "never"}, states(v))
+}
+
+func TestPipelineBeforeAnyRequest(t *testing.T) {
+	s := NewSession()
+	s.Reset()
+	v := s.Pipeline()
+	assert.Zero(t, v.Request)
+	assert.Equal(t, "No request has reached the door yet.", v.Door)
+	require.Len(t, v.Stages, 11)
+	for _, st := range v.Stages {
+		assert.Equal(t, StageNever, st.State, st.Stage)
+	}
+}
+
+func TestTimelineMarksEachRequestsStartAndEnd(t *testing.T) {
+	s := NewSession()
+	assert.Equal(t, []TimelineMark{
+		{Step: 1, Label: "r1 · A"}, {Step: 9, Label: "r1 200", End: true},
+		{Step: 11, Label: "r2 · B"}, {Step: 19, Label: "r2 200 ⚠ leak", End: true},
+	}, s.Timeline())
+}

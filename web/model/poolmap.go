@@ -1,0 +1,60 @@
+package model
+
+import "kvleak/engine"
+
+// The pool map draws every page at once, one pixel each, in rows of
+// MapWidth pages: 681,280 pages fill 1,024 × 666 px. A pool taller than
+// MapMaxRows rows folds: each pixel then stands for several pages.
+const (
+	MapWidth   = 1024
+	MapMaxRows = 1024
+	// MapFrom is the smallest pool drawn as a map: below it the grid
+	// shows every page.
+	MapFrom = MaxGridCells + 1
+)
+
+// PoolMapView is the pool at the selected step as a page map
+// (engine.Snapshot.PageMap): one byte per page, which the component turns
+// into pixels in one pass.
+type PoolMapView struct {
+	// Version changes whenever Map is redrawn. Map's bytes are reused from
+	// step to step (2.7 MB at launch scale), so go-app's comparison of the
+	// component's inputs sees the change here, first.
+	Version       int
+	Show          bool
+	Pages         int
+	Width, Height int // in pixels
+	PerPixel      int // pages per pixel (1 unless the pool folds)
+	Map           []byte
+	Leaked        engine.Pages // called out on the map
+	Tenants       int          // how many tenants the owner indices name
+}
+
+// PoolMap is the map view at the selected step; Show is false for a pool
+// small enough for the grid alone.
+func (s *Session) PoolMap() PoolMapView {
+	pages := s.cfg.PoolPages()
+	if pages < MapFrom {
+		return PoolMapView{}
+	}
+	m := &s.memo
+	if k := s.snapKey(); k != m.mapKey || m.poolMap.Map == nil {
+		snap := s.Snapshot()
+		v := PoolMapView{Show: true, Pages: pages, Tenants: len(s.eng.Tenants()), Map: snap.PageMap(m.poolMap.Map)}
+		v.PerPixel = max(1, (pages+MapWidth*MapMaxRows-1)/(MapWidth*MapMaxRows))
+		v.Width = MapWidth
+		v.Height = (pages + v.PerPixel*MapWidth - 1) / (v.PerPixel * MapWidth)
+		if r, ok := snap.LastResponse(); ok {
+			v.Leaked = r.LeakedPages
+		}
+		v.Version = m.poolMap.Version + 1
+		m.poolMap, m.mapKey = v, k
+	}
+	return m.poolMap
+}
+
+// MapPage is the first page a pixel of the map stands for.
+func (v PoolMapView) MapPage(x, y int) int {
+	p := (y*v.Width + x) * v.PerPixel
+	return min(max(p, 0), v.Pages-1)
+}

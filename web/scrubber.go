@@ -1,0 +1,62 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// scrubber is a range slider over every step of the log, with a mark where
+// each request starts and where it ends. Dragging it moves the pipeline,
+// the pool and the response with it.
+type scrubber struct {
+	app.Compo
+
+	IStep  int // the step on screen
+	IOf    int
+	IMarks []model.TimelineMark
+
+	onSelect func(ctx app.Context, step int)
+}
+
+func newScrubber() *scrubber { return &scrubber{} }
+
+func (c *scrubber) Step(v int) *scrubber                         { c.IStep = v; return c }
+func (c *scrubber) Of(v int) *scrubber                           { c.IOf = v; return c }
+func (c *scrubber) Marks(v []model.TimelineMark) *scrubber       { c.IMarks = v; return c }
+func (c *scrubber) OnSelect(fn func(app.Context, int)) *scrubber { c.onSelect = fn; return c }
+
+func (c *scrubber) Render() app.UI {
+	countRender("scrubber")
+	if c.IOf == 0 {
+		return app.Div().ID("timeline").Class("timeline").Body(
+			app.Label().For("scrubber").Text("Timeline"),
+			app.Input().Type("range").ID("scrubber").Min(0).Max(0).Value("0").Disabled(true),
+			app.P().Class("hint").Text("Send a request to see its way through the engine."),
+		)
+	}
+	marks := make([]app.UI, len(c.IMarks))
+	for i, m := range c.IMarks {
+		cls := "mark"
+		if m.End {
+			cls += " mark-end"
+		}
+		pos := strconv.FormatFloat(float64(m.Step-1)*100/float64(max(c.IOf-1, 1)), 'f', 2, 64)
+		marks[i] = app.Li().Class(cls).DataSet("step", m.Step).Style("--at", pos+"%").Text(m.Label)
+	}
+	return app.Div().ID("timeline").Class("timeline").Body(
+		app.Label().For("scrubber").Text("Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
+		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
+			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
+			OnInput(safe(c.onInput)),
+		app.Ol().Class("marks").Aria("label", "Where each request starts and ends").Body(marks...),
+	)
+}
+
+func (c *scrubber) onInput(ctx app.Context, e app.Event) {
+	if step, err := strconv.Atoi(value(ctx)); err == nil {
+		c.onSelect(ctx, step)
+	}
+}
