@@ -42,6 +42,9 @@ func ImportRun(data []byte) (*Engine, RunFile, error) {
 	if len(data) > MaxRunFileBytes {
 		return nil, f, fmt.Errorf("the file is %s bytes; at most %s are read", Thousands(int64(len(data))), Thousands(MaxRunFileBytes))
 	}
+	if err := checkJSONShape(data); err != nil {
+		return nil, f, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&f); err != nil {
 		return nil, f, fmt.Errorf("not a run file: %v", err)
