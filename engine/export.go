@@ -55,6 +55,9 @@ func ImportRun(data []byte) (*Engine, RunFile, error) {
 	if len(f.Ops) > MaxRequests {
 		return nil, f, fmt.Errorf("the file has %s operations; at most %s", Thousands(int64(len(f.Ops))), Thousands(MaxRequests))
 	}
+	if w := ReplayWork(f.Config, f.Ops); w > MaxReplayWork {
+		return nil, f, fmt.Errorf("the file's requests would touch %s pages; a file may ask for at most %s", Thousands(w), Thousands(MaxReplayWork))
+	}
 	e, err := Replay(f.Config, f.Ops)
 	if err != nil {
 		return nil, f, fmt.Errorf("the file's run cannot be replayed: %v", err)

@@ -33,6 +33,25 @@ func TestImportBoundsMessages(t *testing.T) {
 	}
 }
 
+// TestImportBoundsWork: a small file asking for minutes of replay is
+// refused before the replay.
+func TestImportBoundsWork(t *testing.T) {
+	cfg := Config{ContextTokens: MaxContextTokens, PoolTokens: MaxPoolTokens, PageTokens: 1, SlotPages: MaxSlotPages,
+		Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1}
+	var ops []Op
+	for range 2 {
+		ops = append(ops, SendOp(Request{Tenant: "A", PromptTokens: 3_000_000}))
+	}
+	// Each send writes 3,000,000 pages and reserves 1,024 + 1.
+	require.Equal(t, int64(6_002_050), ReplayWork(cfg, ops), "two sends are within the bound")
+	ops = append(ops, ops[0])
+	data, err := json.Marshal(RunFile{Schema: RunFileSchema, Version: RunFileVersion, Config: cfg, Ops: ops})
+	require.NoError(t, err)
+	require.Less(t, len(data), 1_000)
+	_, _, err = ImportRun(data)
+	require.EqualError(t, err, "the file's requests would touch 9,003,075 pages; a file may ask for at most 8,000,000")
+}
+
 // TestImportBoundsLeaveRunFiles: every preset's export, and a long run near
 // the file size limit, still imports.
 func TestImportBoundsLeaveRunFiles(t *testing.T) {

@@ -27,6 +27,7 @@ func FuzzImportRun(f *testing.F) {
 		require.NoError(t, checkJSONShape(data), "an accepted file is within the bounds")
 		require.Equal(t, RunFileSchema, file.Schema)
 		require.LessOrEqual(t, len(file.Ops), MaxRequests)
+		require.LessOrEqual(t, ReplayWork(file.Config, file.Ops), int64(MaxReplayWork))
 		// The run is the file's config and ops replayed, and exporting it
 		// gives a file that imports to the same run.
 		want, err := Replay(file.Config, file.Ops)
