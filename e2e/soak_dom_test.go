@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -101,7 +104,17 @@ func (w *walker) focus(sel string, n uint64) (string, error) {
 	})()`, jsPick, jsLit(sel), pickN(n)))
 }
 
-// exists reports whether sel matches an element.
-func (w *walker) exists(sel string) (bool, error) {
-	return soakJS[bool](w, jsExists(sel))
+// upload puts a file into the #import input by the element's JavaScript
+// handle: chromedp's node queries lose the page after a back-forward cache
+// restore and wait forever.
+func (w *walker) upload(path string) (bool, error) {
+	ctx, cancel := context.WithTimeout(w.b.ctx, answerTimeout)
+	defer cancel()
+	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("import")`})
+	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return false, err // no #import (embed mode)
+	}
+	defer chromedp.Call(ctx, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
+	_, err = chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: []string{path}, ObjectID: res.Result.ObjectID})
+	return true, err
 }

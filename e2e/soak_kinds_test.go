@@ -90,10 +90,11 @@ var soakKinds = []soakKind{
 	}},
 	{name: "import", weight: 3, do: func(w *walker, a, b uint64) (string, error) {
 		f := pickOf(w.files, a)
-		if ok, err := w.exists("#import"); err != nil || !ok {
+		ok, err := w.upload(f)
+		if !ok {
 			return "(none)", err
 		}
-		return filepath.Base(f), w.do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{f}))
+		return filepath.Base(f), err
 	}},
 	{name: "dom-click", weight: 8, do: func(w *walker, a, b uint64) (string, error) {
 		return w.click(soakClickables, a, b%3 == 0)
