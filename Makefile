@@ -17,7 +17,7 @@ WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/precompress -name '*.go' -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm site serve test loadtest bench FORCE
+.PHONY: wasm site serve test soak loadtest bench FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
@@ -74,6 +74,16 @@ test: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js
 	if [ -s $(SKIP_LOG) ]; then \
 		echo; echo "!!!!!!!! $$(wc -l < $(SKIP_LOG)) browser tests SKIPPED: no Chromium found (apt-get install chromium); names in $(SKIP_LOG) !!!!!!!!"; \
 	fi; exit $$status
+
+# A seeded random walk over every control of the real site in headless
+# Chromium (e2e/soak_test.go); it fails on any exception, console error, Go
+# panic or dead page. `make test` runs a short, fixed-seed one. Replay a
+# failure with the seed and action count it prints:
+#   make soak SOAK_SEED=123 SOAK_ACTIONS=457
+SOAK_SEED    ?= random
+SOAK_ACTIONS ?= 2000
+soak: site
+	SOAK_SEED=$(SOAK_SEED) SOAK_ACTIONS=$(SOAK_ACTIONS) $(GO) test -timeout 60m -count=1 -v -run '^TestSoak$$' ./e2e/
 
 # 2,000 requests at concurrency 32 for index.html and the wasm (br) against
 # the real server on loopback, 5 rounds: requests/s and p50/p99 per round.

@@ -45,6 +45,9 @@ func ImportRun(data []byte) (*Engine, RunFile, error) {
 	if len(data) > MaxRunFileBytes {
 		return nil, f, fmt.Errorf("the file is %s bytes; at most %s are read", Thousands(int64(len(data))), Thousands(MaxRunFileBytes))
 	}
+	if err := checkJSONShape(data); err != nil {
+		return nil, f, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&f); err != nil {
 		return nil, f, fmt.Errorf("not a run file: %v", err)
@@ -57,6 +60,9 @@ func ImportRun(data []byte) (*Engine, RunFile, error) {
 	}
 	if len(f.Ops) > MaxRequests {
 		return nil, f, fmt.Errorf("the file has %s operations; at most %s", Thousands(int64(len(f.Ops))), Thousands(MaxRequests))
+	}
+	if w := ReplayWork(f.Config, f.Ops); w > MaxReplayWork {
+		return nil, f, fmt.Errorf("the file's requests would touch %s pages; a file may ask for at most %s", Thousands(w), Thousands(MaxReplayWork))
 	}
 	e, err := Replay(f.Config, f.Ops)
 	if err != nil {

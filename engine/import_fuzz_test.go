@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzImportRun feeds ImportRun any bytes, as a visitor's file picker does.
+// The corpus (testdata/fuzz/FuzzImportRun) holds broken and hostile files;
+// the presets' exports are added here so they follow the export format.
+func FuzzImportRun(f *testing.F) {
+	for _, p := range Presets() {
+		e, err := Replay(p.Config, p.Ops)
+		require.NoError(f, err)
+		data, err := json.Marshal(e.Export(p.Ops))
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, file, err := ImportRun(data) // must not panic or hang
+		if err != nil {
+			require.Nil(t, e, "a refused file yields no engine")
+			return
+		}
+		require.NoError(t, checkJSONShape(data), "an accepted file is within the bounds")
+		require.Equal(t, RunFileSchema, file.Schema)
+		require.LessOrEqual(t, len(file.Ops), MaxRequests)
+		require.LessOrEqual(t, ReplayWork(file.Config, file.Ops), int64(MaxReplayWork))
+		// The run is the file's config and ops replayed, and exporting it
+		// gives a file that imports to the same run.
+		want, err := Replay(file.Config, file.Ops)
+		require.NoError(t, err)
+		require.Equal(t, want.Events(), e.Events())
+		again, err := json.Marshal(e.Export(file.Ops))
+		require.NoError(t, err)
+		back, _, err := ImportRun(again)
+		require.NoError(t, err, "the export of an imported run imports")
+		require.Equal(t, e.Events(), back.Events())
+		require.Equal(t, e.Metrics(), back.Metrics())
+	})
+}

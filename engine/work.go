@@ -1,0 +1,23 @@
+package engine
+
+// MaxReplayWork bounds the pages an imported run's sends may touch in total:
+// a file of a few kilobytes (a pool of 4 Mi one-token pages, prompts that
+// fill it) would otherwise replay for minutes and freeze the tab. It is the
+// permalink's bound, so any run a link can carry imports too.
+const MaxReplayWork = 8_000_000
+
+// ReplayWork estimates the pages ops touch when replayed on cfg: each send
+// writes its prompt's pages and reserves a slot.
+func ReplayWork(cfg Config, ops []Op) int64 {
+	if cfg.PageTokens < 1 {
+		return 0
+	}
+	var w int64
+	for _, op := range ops {
+		if op.Send != nil {
+			tok := min(op.Send.PromptTokens, cfg.PoolTokens)
+			w += int64(tok/cfg.PageTokens + cfg.SlotPages + 1)
+		}
+	}
+	return w
+}
