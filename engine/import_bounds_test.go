@@ -66,7 +66,7 @@ func TestImportBoundsLeaveRunFiles(t *testing.T) {
 	}
 	p, _ := PresetBySlug("demo")
 	var ops []Op
-	for i := range 1_800 {
+	for i := range 1_500 {
 		ops = append(ops, SendOp(Request{Tenant: "AB"[i%2 : i%2+1], PromptTokens: 1 + i%20, Content: "x"}))
 	}
 	e, err := Replay(p.Config, ops)
