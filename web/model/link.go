@@ -41,8 +41,6 @@ const (
 const (
 	MaxQueryBytes = 16 << 10
 	MaxLinkOps    = 200
-	// maxLinkWork bounds the pages a link's requests may touch in total.
-	maxLinkWork = 8_000_000
 )
 
 // View is how a run is shown, as opposed to which run it is.
@@ -179,8 +177,8 @@ func DecodeLink(raw string) (LinkState, error) {
 	if err := st.Config.Validate(); err != nil {
 		return st, fmt.Errorf("the link's settings are not valid: %v", err)
 	}
-	if w := linkWork(st.Config, st.Ops); w > maxLinkWork {
-		return st, fmt.Errorf("the link's requests would touch %s pages; a link may ask for at most %s", engine.Thousands(w), engine.Thousands(maxLinkWork))
+	if w := engine.ReplayWork(st.Config, st.Ops); w > engine.MaxReplayWork {
+		return st, fmt.Errorf("the link's requests would touch %s pages; a link may ask for at most %s", engine.Thousands(w), engine.Thousands(engine.MaxReplayWork))
 	}
 	return st, nil
 }

@@ -63,19 +63,3 @@ func decodeOp(raw string) (engine.Op, error) {
 	}
 	return engine.Op{}, errors.New(`must be "s,<tenant>,<tokens>,<end>,<content>" or "x,<request>,<outcome>"`)
 }
-
-// linkWork estimates the pages a run's sends touch, to refuse a link that
-// would take minutes to replay before trying it.
-func linkWork(c engine.Config, ops []engine.Op) int64 {
-	if c.PageTokens < 1 {
-		return 0
-	}
-	var w int64
-	for _, op := range ops {
-		if op.Send != nil {
-			tok := min(op.Send.PromptTokens, c.PoolTokens)
-			w += int64(tok/c.PageTokens + c.SlotPages + 1)
-		}
-	}
-	return w
-}
