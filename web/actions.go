@@ -78,6 +78,10 @@ func (p *playground) onSelectStep(ctx app.Context, step int) {
 	p.apply(ctx, func(s *model.Session) error { return s.SelectStep(step) })
 }
 
+func (p *playground) onScrub(ctx app.Context, step int) {
+	p.apply(ctx, func(s *model.Session) error { return s.ScrubTo(step) })
+}
+
 func (p *playground) onZoom(ctx app.Context, first, last int) {
 	p.apply(ctx, func(s *model.Session) error { return s.Zoom(first, last) })
 }

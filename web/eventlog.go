@@ -22,6 +22,24 @@ type eventLog struct {
 	onSelect func(ctx app.Context, step int)
 }
 
+// OnUpdate keeps the selected row in view inside the log's own scroll
+// box, without scrolling the page (the timeline is being dragged there).
+func (c *eventLog) OnUpdate(ctx app.Context) {
+	step := c.ISelected
+	ctx.Defer(func(app.Context) {
+		wrap := app.Window().GetElementByID("log") // the scroll box (offsetParent of its rows)
+		row := app.Window().Get("document").Call("querySelector", "#log .log-row.selected")
+		if step == 0 || !wrap.Truthy() || !row.Truthy() {
+			return
+		}
+		top, h := row.Get("offsetTop").Int(), row.Get("offsetHeight").Int()
+		view, scroll := wrap.Get("clientHeight").Int(), wrap.Get("scrollTop").Int()
+		if top < scroll || top+h > scroll+view {
+			wrap.Set("scrollTop", top-view/2)
+		}
+	})
+}
+
 func newEventLog() *eventLog { return &eventLog{} }
 
 func (c *eventLog) Events(v []engine.Event) *eventLog            { c.IEvents = v; return c }

@@ -16,7 +16,11 @@ import (
 func gridHTML(g model.GridView, focus int) string {
 	var b strings.Builder
 	b.Grow(len(g.Cells) * 320)
-	b.WriteString(`<div id="grid" class="grid" role="group" aria-label="KV pool pages">`)
+	cls := "grid"
+	if g.Tiles {
+		cls += " tiles"
+	}
+	b.WriteString(`<div id="grid" class="` + cls + `" role="group" aria-label="KV pool pages">`)
 	focus = min(focus, len(g.Cells)-1)
 	for i, c := range g.Cells {
 		label := cellName(c)
@@ -37,7 +41,17 @@ func gridHTML(g model.GridView, focus int) string {
 		b.WriteString(`" title="`)
 		b.WriteString(html.EscapeString(label))
 		b.WriteString(`">`)
-		b.WriteString(html.EscapeString(c.Mark))
+		if g.Tiles { // the mark, who wrote the page and what it holds
+			b.WriteString(`<span class="tile-mark">` + html.EscapeString(c.Mark) + `</span>`)
+			if c.Writer != "" {
+				b.WriteString(`<span class="tile-who">` + html.EscapeString(c.Writer) + `</span><span class="tile-text">` + html.EscapeString(c.Text) + `</span>`)
+			}
+			if c.Window {
+				b.WriteString(`<span class="tile-window">` + windowWords(c) + `</span>`)
+			}
+		} else {
+			b.WriteString(html.EscapeString(c.Mark))
+		}
 		b.WriteString(`</button>`)
 	}
 	b.WriteString(`</div>`)
@@ -50,6 +64,9 @@ func cellName(c model.CellView) string {
 	name := c.Label
 	if c.Mark != "·" {
 		name = c.Mark + " — " + name
+	}
+	if c.Window {
+		name += "; in the selected request's slot: " + windowWords(c)
 	}
 	if c.First != c.Last {
 		name += ". Select to zoom in."
@@ -65,5 +82,20 @@ func cellClass(c model.CellView) string {
 	if c.Touched {
 		cls += " touched"
 	}
+	if c.Window {
+		cls += " in-window"
+	}
+	if c.Wrote {
+		cls += " wrote"
+	}
 	return cls
+}
+
+// windowWords says, on a tile in decode's read window, whether the
+// request's prefill wrote it.
+func windowWords(c model.CellView) string {
+	if c.Wrote {
+		return "prefill wrote this"
+	}
+	return "reserved, not written"
 }

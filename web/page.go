@@ -85,10 +85,12 @@ func (p *playground) Render() app.UI {
 				newResponsePanel().Response(v.response),
 				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 					OnStepBy(p.onStepBy).OnPlay(p.onPlay),
+				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
+				newPipelineView().Pipeline(v.pipeline),
 				app.If(v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)
 				}),
-				newPoolView().Grid(v.grid).Note(v.poolNote).Err(v.gridErr).Selected(v.selected).Compare(v.view.Compare).
+				newPoolView().Pool(v.pool).Compare(v.view.Compare).
 					OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 				app.If(len(v.lingering) > 0, func() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)

@@ -27,9 +27,9 @@ type pageViews struct {
 	playing    bool
 	compare    model.CompareView
 	compareErr string
-	grid       model.GridView
-	gridErr    string
-	poolNote   string
+	pool       model.PoolPanelView
+	pipeline   model.PipelineView
+	marks      []model.TimelineMark
 	lingering  []model.Lingering
 	metrics    model.MetricsView
 	events     []engine.Event
@@ -66,12 +66,9 @@ func (p *playground) views() (v pageViews) {
 	if p.narrow {
 		cells = model.MaxGridCellsNarrow
 	}
-	g, err := s.Grid(cells)
-	if err != nil {
-		v.gridErr = err.Error()
-	}
-	v.grid = g
-	v.poolNote = s.PoolNote()
+	v.pool = s.PoolPanel(cells)
+	v.pipeline = s.Pipeline()
+	v.marks = s.Timeline()
 	v.lingering = s.Lingering()
 	v.metrics = s.Metrics()
 	v.events = s.Engine().Events()

@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -63,14 +64,16 @@ func (c *pipelineView) Render() app.UI {
 // and where the request stands, in words as well as in style.
 func (c *pipelineView) stage(st model.PipelineStage) app.UI {
 	li := app.Li().Class("stage lane-"+st.Lane+" stage-"+st.State).DataSet("stage", string(st.Stage)).
-		DataSet("state", st.State).Title(st.Role)
+		DataSet("state", st.State).DataSet("lane", st.Lane).Title(st.Role)
 	if st.State == model.StageCurrent {
 		li = li.Aria("current", "step")
 	}
 	mark := map[string]string{model.StageDone: "✓", model.StageCurrent: "●", model.StageLater: "…", model.StageNever: "–"}[st.State]
 	return li.Body(
 		app.Span().Class("stage-mark").Aria("hidden", "true").Text(mark),
-		app.Code().Class("stage-name").Text(string(st.Stage)),
+		// A break opportunity after the dot, so that "prefill.bootstrap"
+		// wraps there in a narrow column rather than mid-word.
+		app.Code().Class("stage-name").Text(strings.ReplaceAll(string(st.Stage), ".", ".\u200b")),
 		app.Span().Class("stage-role").Text(st.Role),
 		app.Span().Class("visually-hidden").Text(" ("+stageWords[st.State]+")"),
 	)

@@ -13,11 +13,8 @@ import (
 type poolView struct {
 	app.Compo
 
-	IGrid     model.GridView
-	INote     string // what the allocator implies (model.Session.PoolNote)
-	IErr      string
-	ISelected int // the selected step (0: the latest)
-	ICompare  bool
+	IPool    model.PoolPanelView
+	ICompare bool
 
 	table bool
 
@@ -28,10 +25,7 @@ type poolView struct {
 
 func newPoolView() *poolView { return &poolView{} }
 
-func (c *poolView) Grid(v model.GridView) *poolView                 { c.IGrid = v; return c }
-func (c *poolView) Note(v string) *poolView                         { c.INote = v; return c }
-func (c *poolView) Err(v string) *poolView                          { c.IErr = v; return c }
-func (c *poolView) Selected(v int) *poolView                        { c.ISelected = v; return c }
+func (c *poolView) Pool(v model.PoolPanelView) *poolView            { c.IPool = v; return c }
 func (c *poolView) Compare(v bool) *poolView                        { c.ICompare = v; return c }
 func (c *poolView) OnZoom(fn func(app.Context, int, int)) *poolView { c.onZoom = fn; return c }
 func (c *poolView) OnZoomOut(fn func(app.Context)) *poolView        { c.onZoomOut = fn; return c }
@@ -39,13 +33,14 @@ func (c *poolView) OnCompare(fn func(app.Context)) *poolView        { c.onCompar
 
 func (c *poolView) Render() app.UI {
 	countRender("poolView")
-	if c.IErr != "" {
-		return app.P().Class("field-error").Text(c.IErr)
+	v := c.IPool
+	if v.Err != "" {
+		return app.P().Class("field-error").Text(v.Err)
 	}
-	g := c.IGrid
+	g := v.Grid
 	caption := "the latest step"
-	if c.ISelected > 0 {
-		caption = fmt.Sprintf("step %d (pages it touched are outlined)", c.ISelected)
+	if v.Selected > 0 {
+		caption = fmt.Sprintf("step %d (pages it touched are outlined)", v.Selected)
 	}
 	toggle, compare := "Show as a table", "Compare vulnerable and fixed"
 	if c.table {
@@ -71,7 +66,8 @@ func (c *poolView) Render() app.UI {
 				return app.Button().ID("zoom-out").Type("button").Class("link").Text("Show the whole pool").OnClick(safe(c.onZoomOutClick))
 			}),
 		),
-		app.P().ID("pool-note").Class("hint").Text(c.INote),
+		app.P().ID("pool-note").Class("hint").Text(v.Note),
+		app.If(v.Map.Show, func() app.UI { return newPoolMap().Map(v.Map).OnZoom(c.onZoom) }),
 		grid,
 		table,
 	)

@@ -58,3 +58,24 @@ func (v PoolMapView) MapPage(x, y int) int {
 	p := (y*v.Width + x) * v.PerPixel
 	return min(max(p, 0), v.Pages-1)
 }
+
+// PoolPanelView is the pool panel at the selected step: the map of every
+// page, the grid of the zoomed range and what the allocator implies.
+type PoolPanelView struct {
+	Grid     GridView
+	Err      string
+	Note     string
+	Selected int // the selected step, 0 for the latest
+	Map      PoolMapView
+}
+
+// PoolPanel is the pool panel's view, the grid in at most cells cells.
+func (s *Session) PoolPanel(cells int) PoolPanelView {
+	v := PoolPanelView{Note: s.PoolNote(), Selected: s.step, Map: s.PoolMap()}
+	g, err := s.Grid(cells)
+	if err != nil {
+		v.Err = err.Error()
+	}
+	v.Grid = g
+	return v
+}

@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A request's way through the pipeline, stage by stage as the log prints
+// it: the demo's two requests, and the fixed door's retired one.
+var (
+	fullWay   = []string{"intake", "admission", "prefill.bootstrap", "decode.prealloc", "prefill.forward", "prefill.transfer", "decode.transfer", "decode.running", "response", "release"}
+	demoWay   = append(append([]string{}, fullWay...), fullWay...)
+	retired   = []string{"intake", "admission", "response"}
+	demoFixed = append(append([]string{}, fullWay...), retired...)
+)
+
+// scrubTo moves the timeline to step as a drag does (input events).
+func scrubTo(b *browser, step int) {
+	b.t.Helper()
+	b.Do(evalVoid(fmt.Sprintf(`(() => { const s = document.getElementById("scrubber"); s.value = %d; s.dispatchEvent(new Event("input", {bubbles: true})); })()`, step)))
+	waitFor(b, "step "+strconv.Itoa(step), fmt.Sprintf(`document.querySelector("#step-pos").textContent.startsWith("Step %d of")`, step))
+}
+
+// currentStage is the pipeline's marked stage, or "" when none.
+func currentStage(b *browser) string {
+	return evalJS[string](b, `(document.querySelector('#pipeline [aria-current="step"]') || {dataset: {}}).dataset.stage || ""`)
+}
+
+// The marker follows the log: at each step, the pipeline's current stage
+// is the stage the log's row for that step names, and for the demo (both
+// doors) the whole way is pinned.
+func TestPipelineFollowsTheLog(t *testing.T) {
+	b := openPlayground(t)
+	for _, c := range []struct {
+		slug string
+		way  []string // nil: only follow the log
+	}{
+		{"demo", demoWay}, {"demo-fixed", demoFixed}, {"abort-one-half", nil}, {"abort-both", nil},
+	} {
+		t.Run(c.slug, func(t *testing.T) {
+			withT(b, t)
+			choosePreset(b, c.slug)
+			n := presetsWant[c.slug].Events
+			if c.way != nil {
+				require.Len(t, c.way, n, "the pinned way covers every event")
+			}
+			for step := 1; step <= n; step++ {
+				scrubTo(b, step)
+				logStage := evalJS[string](b, fmt.Sprintf(`document.querySelector('#log li[data-step="%d"]').dataset.stage`, step))
+				waitFor(b, "the marker on "+logStage, fmt.Sprintf(`(document.querySelector('#pipeline [aria-current="step"]') || {dataset: {}}).dataset.stage === %s`, jsLit(logStage)))
+				if c.way != nil {
+					assert.Equal(t, c.way[step-1], currentStage(b), "step %d", step)
+				}
+				assert.Equal(t, 1, countAll(b, `#pipeline [aria-current="step"]`), "one marked stage at step %d", step)
+			}
+		})
+	}
+}
+
+// The door says what it checked and what it ignored; the RDMA link says
+// what crossed it.
+func TestPipelineDoorAndLink(t *testing.T) {
+	b := openPlayground(t)
+	scrubTo(b, 12) // r2 at the door
+	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", textOf(b, "#pipeline-door"))
+	scrubTo(b, 16) // send_kv_chunk
+	assert.Contains(t, textOf(b, "#rdma"), "send_kv_chunk wrote 1 of the 8 pages decode reserved (one placeholder token)")
+
+	setField(b, "#mode", "fixed")
+	waitFor(b, "the fixed door's 400", `document.querySelector("#status").textContent === "400"`)
+	scrubTo(b, 12)
+	assert.Equal(t, "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).", textOf(b, "#pipeline-door"))
+}
+
+// Decode's read window: B's slot of 8 pages is outlined, and the one page
+// B's prefill wrote is marked apart from the 7 it did not.
+func TestReadWindowOutlinesTheSlot(t *testing.T) {
+	b := openPlayground(t)
+	assertDemoLeak(t, b)
+	require.True(t, evalJS[bool](b, `document.getElementById("grid").classList.contains("tiles")`), "8 pages are tiles")
+	assert.Equal(t, 8, countAll(b, "#grid .cell.in-window"))
+	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote"))
+	assert.Equal(t, "B", evalJS[string](b, `document.querySelector("#grid .cell.wrote").dataset.owner`))
+	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window:not(.wrote)[data-owner="A"][data-state="leaked"]`))
+	assert.Contains(t, textOf(b, "#grid .cell.wrote"), "prefill wrote this")
+	assert.Contains(t, textOf(b, `#grid .cell[data-page="3"]`), "r1 · A", "a tile names the request that wrote it")
+}
+
+// The pool map at 681,280 pages: every page a pixel, and the pixels in
+// the leak colour are exactly the leaked pages (1–7, the top row).
+func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
+	b := openPlayground(t)
+	choosePreset(b, "glm-launch")
+	waitFor(b, "the pool map", jsExists("#pool-map"))
+	assert.Equal(t, []int{1024, 666}, evalJS[[]int](b, `[document.getElementById("pool-map").width, document.getElementById("pool-map").height]`))
+	// The leak colour of the light scheme (--leak: #b3141f), read back.
+	leaked := evalJS[[]int](b, `(() => {
+		const c = document.getElementById("pool-map"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, out = [];
+		for (let i = 0; i < d.length; i += 4) if (d[i] === 0xb3 && d[i+1] === 0x14 && d[i+2] === 0x1f) out.push(i / 4);
+		return out;
+	})()`)
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7}, leaked)
+	assert.Equal(t, "pages 1–7", textOf(b, "#pool-map-leaks button"))
+
+	clickSel(b, "#pool-map-leaks button")
+	waitFor(b, "the grid zoomed to the leak", jsExists(`#grid .cell[data-page="1"]`))
+	assert.Equal(t, 7, countAll(b, `#grid .cell[data-state="leaked"]`))
+}

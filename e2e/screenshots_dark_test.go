@@ -1,0 +1,30 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestScreenshotsDark saves the demo and the real-scale preset in the dark
+// colour scheme at desktop and phone widths, for a human to look at, and
+// checks that the page did take the dark colours.
+func TestScreenshotsDark(t *testing.T) {
+	b := newBrowser(t)
+	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+	})
+	require.NoError(t, err)
+	b.Open(serveSite(t))
+	assert.Equal(t, "rgb(21, 22, 26)", evalJS[string](b, `getComputedStyle(document.body).backgroundColor`), "the dark --bg")
+	dir := filepath.Join(repoRoot(t), "build", "screenshots")
+	b.Screenshot(filepath.Join(dir, "desktop-dark.png"), 1280)
+	b.Screenshot(filepath.Join(dir, "phone-dark.png"), phoneWidth)
+	choosePreset(b, "glm-launch")
+	waitFor(b, "the pool map", jsExists(`#pool-map`))
+	b.Screenshot(filepath.Join(dir, "desktop-dark-glm-launch.png"), 1280)
+}
