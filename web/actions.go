@@ -105,6 +105,26 @@ func (p *playground) exportRun() (runExport, error) {
 	return newRunExport(p.s)
 }
 
+func (p *playground) onTourOpen(ctx app.Context) { p.onTourTo(ctx, 1) }
+
+func (p *playground) onTourTo(ctx app.Context, card int) {
+	p.apply(ctx, func(s *model.Session) error { return s.TourTo(card) })
+}
+
+func (p *playground) onTourClose(ctx app.Context) {
+	p.apply(ctx, func(s *model.Session) error { s.CloseTour(); return nil })
+}
+
+// onTourFix applies one of the tour's last card's fixes to the demo.
+func (p *playground) onTourFix(ctx app.Context, fix tourFix) {
+	p.apply(ctx, func(s *model.Session) error {
+		if fix == fixDoor {
+			return s.SetMode(engine.Fixed)
+		}
+		return s.FitLastPrompt()
+	})
+}
+
 func (p *playground) onDismissBanner(ctx app.Context) { p.banner = "" }
 func (p *playground) onDismissCrash(ctx app.Context)  { p.crash = "" }
 

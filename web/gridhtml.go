@@ -42,12 +42,14 @@ func gridHTML(g model.GridView, focus int) string {
 		b.WriteString(html.EscapeString(label))
 		b.WriteString(`">`)
 		if g.Tiles { // the mark, who wrote the page and what it holds
+			// Spaces between the parts: the visible text reads as the start
+			// of the accessible name (cellName).
 			b.WriteString(`<span class="tile-mark">` + html.EscapeString(c.Mark) + `</span>`)
 			if c.Writer != "" {
-				b.WriteString(`<span class="tile-who">` + html.EscapeString(c.Writer) + `</span><span class="tile-text">` + html.EscapeString(c.Text) + `</span>`)
+				b.WriteString(` <span class="tile-who">` + html.EscapeString(c.Writer) + `</span> <span class="tile-text">` + html.EscapeString(c.Text) + `</span>`)
 			}
 			if c.Window {
-				b.WriteString(`<span class="tile-window">` + windowWords(c) + `</span>`)
+				b.WriteString(` <span class="tile-window">` + windowWords(c) + `</span>`)
 			}
 		} else {
 			b.WriteString(html.EscapeString(c.Mark))
@@ -61,12 +63,19 @@ func gridHTML(g model.GridView, focus int) string {
 // cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
 // label in name), then the details, and how to zoom into a range.
 func cellName(c model.CellView) string {
-	name := c.Label
+	var shown []string // what the cell shows, in its order
 	if c.Mark != "·" {
-		name = c.Mark + " — " + name
+		shown = append(shown, c.Mark)
+	}
+	if c.Writer != "" {
+		shown = append(shown, c.Writer, c.Text)
 	}
 	if c.Window {
-		name += "; in the selected request's slot: " + windowWords(c)
+		shown = append(shown, windowWords(c))
+	}
+	name := c.Label
+	if len(shown) > 0 {
+		name = strings.Join(shown, " ") + " — " + name
 	}
 	if c.First != c.Last {
 		name += ". Select to zoom in."

@@ -3,10 +3,18 @@ package web
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // intro says what happened and ties the article's three questions to what
-// the reader can try here. It has no inputs: it renders once.
-type intro struct{ app.Compo }
+// the reader can try here, and opens the guided tour. It has no inputs: it
+// renders once.
+type intro struct {
+	app.Compo
+
+	onTour func(ctx app.Context)
+}
 
 func newIntro() *intro { return &intro{} }
+
+// OnTour opens the guided tour.
+func (c *intro) OnTour(fn func(app.Context)) *intro { c.onTour = fn; return c }
 
 func (c *intro) Render() app.UI {
 	countRender("intro")
@@ -20,6 +28,12 @@ func (c *intro) Render() app.UI {
 			app.Li().Body(app.Strong().Text("Does the door check every terminal state? "), app.Text("Flip the admission mode to “fixed” and watch the same request get a 400.")),
 			app.Li().Body(app.Strong().Text("Is the context backed by the pool? "), app.Text("Pick “GLM-5.3 at launch” and read the capacity check.")),
 			app.Li().Body(app.Strong().Text("Does anything assume freed pages are clean? "), app.Text("Turn on scrub-on-free: the leak stops, the wrong 200 does not.")),
+		),
+		app.P().Body(
+			app.Button().ID("take-tour").Type("button").Class("primary").Text("Take the tour").
+				Title("Eight short cards: the article's argument on the live engine").
+				OnClick(safe(func(ctx app.Context, e app.Event) { c.onTour(ctx) })),
+			app.Span().Class("hint").Text(" — eight short cards through the leak, on the live engine."),
 		),
 	)
 }

@@ -1,12 +1,16 @@
 package web
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// listenKeys calls h for the stepper's plain key presses outside form
-// fields, on the component's goroutine. It returns a stop function.
-func listenKeys(ctx app.Context, h func(ctx app.Context, key string)) func() {
+// listenKeys calls h for plain presses of keys outside form fields (and,
+// for the arrows, outside the pool grid, which moves its focus with them),
+// on the component's goroutine. It returns a stop function.
+func listenKeys(ctx app.Context, keys []string, h func(ctx app.Context, key string)) func() {
 	doc := app.Window().Get("document")
 	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
@@ -18,7 +22,10 @@ func listenKeys(ctx app.Context, h func(ctx app.Context, key string)) func() {
 			return nil
 		}
 		key := ev.Get("key").String()
-		if key != keyBack && key != keyNext && key != keyPlay {
+		if !slices.Contains(keys, key) {
+			return nil
+		}
+		if t := ev.Get("target"); strings.HasPrefix(key, "Arrow") && t.Get("closest").Truthy() && t.Call("closest", "#grid").Truthy() {
 			return nil
 		}
 		ev.Call("preventDefault")

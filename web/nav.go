@@ -32,6 +32,12 @@ func (p *playground) OnNav(ctx app.Context) {
 			p.banner = err.Error()
 		}
 	}
+	if n := p.s.View().Tour; n > 0 {
+		if err := p.s.TourTo(n); err != nil {
+			p.banner = err.Error()
+		}
+	}
+	forceTheme(p.s.View().Theme)
 	if p.s.View().Embed && len(p.stops) == 0 {
 		if stop := reportHeight(); stop != nil {
 			p.stops = append(p.stops, stop)

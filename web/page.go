@@ -49,50 +49,39 @@ func (p *playground) OnDismount() {
 func (p *playground) Render() app.UI {
 	countRender("playground")
 	v := p.views()
-	embed, readOnly := v.view.Embed, v.view.ReadOnly
-	cls := "page"
-	if embed {
-		cls += " embed"
+	if v.view.Embed {
+		return p.renderEmbed(v, "page embed")
 	}
-	return app.Main().ID("playground").Class(cls).DataSet("ready", boolText(p.ready)).Body(
-		app.If(!embed, func() app.UI { return newIntro() }).
-			Else(func() app.UI { return newCaption().Name(v.presetName).Href("?" + v.fullQuery) }),
-		// A stable container: go-app diffs children by position, so a banner
-		// that came and went among the page's children would remount the
-		// layout after it.
-		app.Div().ID("alerts").Body(
-			app.If(p.crash != "", func() app.UI {
-				return newCrashBanner().Details(p.crash).OnDismiss(p.onDismissCrash)
-			}),
-			app.If(p.banner != "", func() app.UI {
-				return newLinkBanner().Message(p.banner).OnDismiss(p.onDismissBanner)
-			}),
-		),
+	main := app.Main().ID("playground").Class("page").DataSet("ready", boolText(p.ready))
+	if v.tour.Open {
+		main = main.DataSet("tour-spot", v.tour.Card.Spot)
+	}
+	return main.Body(
+		newIntro().OnTour(p.onTourOpen),
+		p.alerts(),
 		app.Div().Class("layout").Body(
-			app.If(!readOnly, func() app.UI {
-				return app.Div().Class("col-controls").Body(
-					newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
-						OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
-					newRequestForm().Form(v.request).
-						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
-					app.If(!embed, func() app.UI {
-						return newSharePanel().Links(v.links).
-							OnExport(p.exportRun).OnImport(p.onImport)
-					}),
-				)
-			}),
+			app.Div().Class("col-controls").Body(
+				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
+					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
+				newRequestForm().Form(v.request).
+					OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
+				newSharePanel().Links(v.links).OnExport(p.exportRun).OnImport(p.onImport),
+			),
 			app.Div().Class("col-results").Body(
+				slot("tour-slot", v.tour.Open, func() app.UI {
+					return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix)
+				}),
 				newResponsePanel().Response(v.response),
 				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 					OnStepBy(p.onStepBy).OnPlay(p.onPlay),
 				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
 				newPipelineView().Pipeline(v.pipeline),
-				app.If(v.view.Compare, func() app.UI {
+				slot("compare-slot", v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)
 				}),
 				newPoolView().Pool(v.pool).Compare(v.view.Compare).
 					OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
-				app.If(len(v.lingering) > 0, func() app.UI {
+				slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
 				}),
 				newMetricsPanel().Metrics(v.metrics),
@@ -100,6 +89,28 @@ func (p *playground) Render() app.UI {
 			),
 		),
 	)
+}
+
+// alerts are the crash banner and the link banner, in a stable container.
+func (p *playground) alerts() app.UI {
+	return slot("alerts", true, func() app.UI {
+		return app.Div().Class("alerts").Body(
+			app.If(p.crash != "", func() app.UI {
+				return newCrashBanner().Details(p.crash).OnDismiss(p.onDismissCrash)
+			}),
+			app.If(p.banner != "", func() app.UI {
+				return newLinkBanner().Message(p.banner).OnDismiss(p.onDismissBanner)
+			}),
+		)
+	})
+}
+
+// slot holds a part of the page that comes and goes. go-app diffs children
+// by position: without a stable container, a panel that appeared would
+// shift the ones after it and remount them, losing their own state (the
+// grid's focus, the log's blocks).
+func slot(id string, show bool, part func() app.UI) app.UI {
+	return app.Div().ID(id).Class("slot").Body(app.If(show, part))
 }
 
 func boolText(b bool) string {

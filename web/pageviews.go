@@ -30,6 +30,8 @@ type pageViews struct {
 	pool       model.PoolPanelView
 	pipeline   model.PipelineView
 	marks      []model.TimelineMark
+	tour       model.TourView
+	mode       string // the admission door
 	lingering  []model.Lingering
 	metrics    model.MetricsView
 	events     []engine.Event
@@ -69,6 +71,8 @@ func (p *playground) views() (v pageViews) {
 	v.pool = s.PoolPanel(cells)
 	v.pipeline = s.Pipeline()
 	v.marks = s.Timeline()
+	v.tour = s.Tour()
+	v.mode = string(s.Config().Mode)
 	v.lingering = s.Lingering()
 	v.metrics = s.Metrics()
 	v.events = s.Engine().Events()

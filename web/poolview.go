@@ -53,7 +53,7 @@ func (c *poolView) Render() app.UI {
 	// cell in focus and the details when the reader switches back.
 	grid := newGridView().Grid(g).Hidden(c.table).OnZoom(c.onZoom)
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
-	return app.Section().Class("panel").Aria("labelledby", "pool-h").Body(
+	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
 		app.H2().ID("pool-h").Text("KV pool"),
 		app.Div().Class("row wrap").Body(
 			app.Button().ID("table-toggle").Type("button").Class("secondary").Aria("pressed", c.table).Text(toggle).OnClick(safe(c.onTable)),

@@ -51,8 +51,7 @@ func (c *responsePanel) Render() app.UI {
 				label = "Hide the article's transcript"
 			}
 			return app.Div().Class("transcript").Body(
-				app.Button().ID("transcript-toggle").Type("button").Class("link").Aria("pressed", c.transcript).
-					Aria("controls", "transcript").Text(label).OnClick(safe(c.onTranscript)),
+				app.Button().ID("transcript-toggle").Type("button").Class("link").Aria("expanded", c.transcript).Text(label).OnClick(safe(c.onTranscript)),
 				app.If(c.transcript, func() app.UI {
 					return app.Figure().Body(
 						app.Pre().ID("transcript").Text(strings.Join(r.Transcript, "\n")),

@@ -28,6 +28,7 @@ type sharePanel struct {
 
 	link    string
 	snippet string
+	embed   embedChoice // the snippet's options, once asked for
 	msg     string
 	err     bool
 
@@ -80,9 +81,12 @@ func (c *sharePanel) Render() app.UI {
 			)
 		}),
 		app.If(c.snippet != "", func() app.UI {
-			return app.Div().Class("field").Body(
-				app.Label().For("embed-snippet").Text("Embed snippet"),
-				app.Textarea().ID("embed-snippet").ReadOnly(true).Rows(4).Text(c.snippet),
+			return app.Div().Body(
+				c.embedOptions(),
+				app.Div().Class("field").Body(
+					app.Label().For("embed-snippet").Text("Embed snippet"),
+					app.Textarea().ID("embed-snippet").ReadOnly(true).Rows(4).Text(c.snippet),
+				),
 			)
 		}),
 		app.If(c.msg != "", func() app.UI {
@@ -139,7 +143,6 @@ func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
 		c.say(tooLongMsg, true)
 		return
 	}
-	c.snippet = fmt.Sprintf(`<iframe src=%q title="KV-cache leak playground" width="100%%" height="720" style="border:0" loading="lazy"></iframe>`,
-		absolute(ctx, c.ILinks.EmbedQuery))
+	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
 	c.say("Paste the snippet into your page; it posts its height as {type: \""+heightMessage+"\", height}.", false)
 }

@@ -35,7 +35,9 @@ func (c *stepper) Playing(v bool) *stepper                     { c.IPlaying = v;
 func (c *stepper) OnStepBy(fn func(app.Context, int)) *stepper { c.onStepBy = fn; return c }
 func (c *stepper) OnPlay(fn func(app.Context)) *stepper        { c.onPlay = fn; return c }
 
-func (c *stepper) OnMount(ctx app.Context) { c.stopKeys = listenKeys(ctx, c.onKey) }
+func (c *stepper) OnMount(ctx app.Context) {
+	c.stopKeys = listenKeys(ctx, []string{keyBack, keyNext, keyPlay}, c.onKey)
+}
 
 func (c *stepper) OnDismount() {
 	if c.stopKeys != nil {

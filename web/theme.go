@@ -7,8 +7,32 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 const darkQuery = "(prefers-color-scheme: dark)"
 
-// darkScheme reports whether the reader asked for dark colours.
+// forceTheme makes the page light or dark whatever the reader's setting
+// (a link's theme=), or follows the setting again for "". The stylesheet
+// reads it from <html data-theme>.
+func forceTheme(theme string) {
+	root := app.Window().Get("document").Get("documentElement")
+	if !root.Truthy() {
+		return
+	}
+	if theme == "" {
+		root.Call("removeAttribute", "data-theme")
+		return
+	}
+	root.Call("setAttribute", "data-theme", theme)
+}
+
+// darkScheme reports whether the page shows dark colours: forced by the
+// link, or asked for by the reader.
 func darkScheme() bool {
+	if root := app.Window().Get("document").Get("documentElement"); root.Truthy() {
+		switch root.Call("getAttribute", "data-theme").String() {
+		case "dark":
+			return true
+		case "light":
+			return false
+		}
+	}
 	if !app.Window().Get("matchMedia").Truthy() {
 		return false
 	}

@@ -22,7 +22,10 @@ import (
 //	op=x,<request>,<outcome>                 settle a deferred release
 //	step=<n>                 the selected log step (0 or absent: the latest)
 //	compare=1                show the side-by-side engines
-//	embed=1  ro=1            embed mode, read-only embed
+//	embed=1  ro=1            embed mode, read-only embed (view.go)
+//	view=pipeline|pool|compare|transcript   an embed of one panel
+//	theme=light|dark         force a colour scheme
+//	tour=<n>                 the guided tour, at card n
 //	tab=1                    the run is kept in this tab's storage (tabrun.go);
 //	                         only view keys go with it
 //
@@ -43,13 +46,6 @@ const (
 	MaxLinkOps    = 200
 )
 
-// View is how a run is shown, as opposed to which run it is.
-type View struct {
-	Compare  bool // the side-by-side engines
-	Embed    bool // the compact view for iframes
-	ReadOnly bool // an embed without controls
-}
-
 // LinkState is everything a permalink carries.
 type LinkState struct {
 	Preset string
@@ -62,9 +58,6 @@ type LinkState struct {
 	Legacy bool `json:"-"`
 }
 
-// viewKeys say how to show a run, not which run.
-var viewKeys = []string{"embed", "ro", "compare"}
-
 // ErrNoState means the URL carries no state: open the default.
 var ErrNoState = errors.New("no state in the link")
 
@@ -76,14 +69,7 @@ func EncodeLink(st LinkState) string {
 	} else {
 		parts = append(parts, runKeys(st)...)
 	}
-	for _, v := range []struct {
-		on  bool
-		key string
-	}{{st.View.Compare, "compare"}, {st.View.Embed, "embed"}, {st.View.Embed && st.View.ReadOnly, "ro"}} {
-		if v.on {
-			parts = append(parts, v.key+"=1")
-		}
-	}
+	parts = append(parts, st.View.keys()...)
 	return strings.Join(parts, "&")
 }
 
@@ -147,8 +133,10 @@ func DecodeLink(raw string) (LinkState, error) {
 			return st, err
 		}
 	}
-	for _, k := range viewKeys {
-		delete(seen, k)
+	for k := range seen {
+		if isViewKey(k) {
+			delete(seen, k)
+		}
 	}
 	if len(seen) == 0 {
 		return st, ErrNoState
@@ -195,6 +183,9 @@ func onlyPreset(seen map[string]bool) bool {
 
 // set applies one decoded parameter.
 func (st *LinkState) set(key, val string) error {
+	if isViewKey(key) {
+		return st.View.set(key, val)
+	}
 	if f, ok := fieldByKey(key); ok {
 		if err := f.set(&st.Config, val); err != nil {
 			return fmt.Errorf("parameter %s=%q: %v", key, clip(val), err)
@@ -213,12 +204,6 @@ func (st *LinkState) set(key, val string) error {
 			return fmt.Errorf("parameter step=%q: %v", clip(val), err)
 		}
 		st.Step = n
-	case "embed":
-		st.View.Embed = val == "1"
-	case "ro":
-		st.View.ReadOnly = val == "1"
-	case "compare":
-		st.View.Compare = val == "1"
 	case "tab":
 		if val != "1" {
 			return fmt.Errorf("parameter tab=%q: must be 1", clip(val))

@@ -85,3 +85,25 @@ func (s *Session) applyConfig(f Field, cfg engine.Config) error {
 	s.rebuild(cfg, s.ops)
 	return nil
 }
+
+// FitLastPrompt raises the pool until the last request's prompt is under
+// SGLang's limit (max_req_input_len), and replays the run: the tour's
+// other fix. A prompt the context cannot take is refused.
+func (s *Session) FitLastPrompt() error {
+	var prompt int
+	for _, op := range s.ops {
+		if op.Send != nil {
+			prompt = op.Send.PromptTokens
+		}
+	}
+	cfg := s.cfg
+	if prompt == 0 || cfg.MaxReqInputLen() > prompt {
+		return nil // nothing to fit, or it fits
+	}
+	page := cfg.PageTokens
+	cfg.PoolTokens = (prompt + 7 + page - 1) / page * page // max_req_input_len = pool - 1 - 5 > prompt
+	if cfg.MaxReqInputLen() <= prompt {
+		return fmt.Errorf("a %s-token prompt does not fit the %s-token context however large the pool", engine.Thousands(int64(prompt)), engine.Thousands(int64(cfg.ContextTokens)))
+	}
+	return s.SetNumber(Pool, engine.Thousands(int64(cfg.PoolTokens)))
+}

@@ -1,0 +1,83 @@
+package web
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// embedChoice is what the Embed snippet's options chose: one panel or the
+// compact playground, a forced theme, read-only.
+type embedChoice struct {
+	panel, theme string
+	readOnly     bool
+}
+
+// choiceAll is the options' value for "no choice".
+const choiceAll = "all"
+
+// snippet is the iframe for the link, with the choice's keys.
+func (e embedChoice) snippet(link string) string {
+	for _, kv := range [][2]string{{"view", e.panel}, {"theme", e.theme}} {
+		if kv[1] != "" {
+			link += "&" + kv[0] + "=" + kv[1]
+		}
+	}
+	if e.readOnly {
+		link += "&ro=1"
+	}
+	height := 700
+	if e.panel != "" {
+		height = 520
+	}
+	return fmt.Sprintf(`<iframe src=%q title="KV-cache leak playground" width="100%%" height="%d" style="border:0" loading="lazy"></iframe>`, link, height)
+}
+
+// embedOptions are the snippet's choices.
+func (c *sharePanel) embedOptions() app.UI {
+	// go-app leaves out an empty value attribute, so "" is spelt out here.
+	panels := []app.UI{option(choiceAll, "the compact playground", c.embed.panel == "")}
+	for _, p := range model.Panels {
+		panels = append(panels, option(p, "the "+p+" alone", c.embed.panel == p))
+	}
+	themes := []app.UI{option(choiceAll, "the reader's", c.embed.theme == "")}
+	for _, t := range model.Themes {
+		themes = append(themes, option(t, t, c.embed.theme == t))
+	}
+	return app.FieldSet().ID("embed-options").Class("embed-options").Body(
+		app.Legend().Text("Embed options"),
+		app.Div().Class("field").Body(
+			app.Label().For("embed-view").Text("Show"),
+			app.Select().ID("embed-view").OnChange(safe(c.onEmbedOption)).Body(panels...),
+		),
+		app.Div().Class("field").Body(
+			app.Label().For("embed-theme").Text("Colours"),
+			app.Select().ID("embed-theme").OnChange(safe(c.onEmbedOption)).Body(themes...),
+		),
+		app.Div().Class("field field-check").Body(
+			checkbox("embed-ro", c.embed.readOnly).OnChange(safe(c.onEmbedOption)),
+			app.Label().For("embed-ro").Text("Read-only (no settings)"),
+		),
+	)
+}
+
+// onEmbedOption reads the options back from the form and remakes the
+// snippet.
+func (c *sharePanel) onEmbedOption(ctx app.Context, e app.Event) {
+	el := ctx.JSSrc()
+	val := el.Get("value").String()
+	if val == choiceAll {
+		val = ""
+	}
+	switch el.Get("id").String() {
+	case "embed-view":
+		c.embed.panel = val
+	case "embed-theme":
+		c.embed.theme = val
+	case "embed-ro":
+		c.embed.readOnly = el.Get("checked").Bool()
+	}
+	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
+}

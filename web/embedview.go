@@ -1,0 +1,63 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine"
+	"kvleak/web/model"
+)
+
+// renderEmbed is the page in an iframe: the result first — the verdict, a
+// vulnerable/fixed switch and a replay button, the pipeline and the pool at
+// the selected step — and the settings one disclosure away. With view= it
+// is that one panel alone.
+func (p *playground) renderEmbed(v pageViews, cls string) app.UI {
+	main := app.Main().ID("playground").Class(cls).DataSet("ready", boolText(p.ready))
+	if v.view.Panel != "" {
+		main = main.DataSet("panel", v.view.Panel)
+	}
+	head := []app.UI{
+		newCaption().Name(v.presetName).Href("?" + v.fullQuery),
+		p.alerts(),
+	}
+	return main.Body(append(head, p.embedPanels(v)...)...)
+}
+
+// embedPanels are the embed's panels: all of them, or the one view= names.
+func (p *playground) embedPanels(v pageViews) []app.UI {
+	pipeline := func() app.UI { return newPipelineView().Pipeline(v.pipeline) }
+	pool := func() app.UI {
+		return newPoolView().Pool(v.pool).Compare(v.view.Compare).
+			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare)
+	}
+	switch v.view.Panel {
+	case "pipeline":
+		return []app.UI{pipeline()}
+	case "pool":
+		return []app.UI{pool()}
+	case "compare":
+		return []app.UI{newCompareView().Comparison(v.compare).Err(v.compareErr)}
+	case "transcript":
+		return []app.UI{newTranscriptView().Response(v.response)}
+	}
+	return []app.UI{
+		newResponsePanel().Response(v.response),
+		newEmbedBar().Mode(engine.Mode(v.mode)).Playing(v.playing).Steps(v.steps).
+			OnMode(func(ctx app.Context, m engine.Mode) { p.onChoice(ctx, model.Mode, string(m)) }).OnPlay(p.onPlay),
+		slot("compare-slot", v.view.Compare, func() app.UI { return newCompareView().Comparison(v.compare).Err(v.compareErr) }),
+		pipeline(),
+		pool(),
+		app.If(!v.view.ReadOnly, func() app.UI {
+			return app.Details().ID("embed-settings").Class("panel").Body(
+				app.Summary().Text("Settings, requests and the step-by-step log"),
+				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).OnStepBy(p.onStepBy).OnPlay(p.onPlay),
+				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
+				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
+					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
+				newRequestForm().Form(v.request).
+					OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
+				newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
+			)
+		}),
+	}
+}

@@ -1,0 +1,120 @@
+package model
+
+import (
+	"fmt"
+	"sync"
+
+	"kvleak/engine"
+)
+
+// TourCard is one card of the guided tour: a short text that follows the
+// article's argument, the step of the demo's run it shows, and the part of
+// the page it talks about.
+type TourCard struct {
+	Title, Text string
+	Step        int          // the demo's log step the card selects
+	Stage       engine.Stage // the pipeline stage it points at
+	Spot        string       // the panel it highlights: pipeline, pool or response
+	Fix         bool         // the last card: the fixes, then the controls
+}
+
+// demoFacts are the demo's sizes the tour's texts quote.
+type demoFacts struct {
+	PromptA, PromptB, Context, Limit, Slot string
+}
+
+// tourScript is the tour's argument, each card pinned to the demo's event
+// it talks about (request, stage): its step is looked up in the run.
+var tourScript = []struct {
+	title   string
+	text    func(d demoFacts) string
+	request int
+	stage   engine.Stage
+	spot    string
+}{
+	{"Tenant A's request fills its pages", func(d demoFacts) string {
+		return "Tenant A sends a " + d.PromptA + "-token prompt with a secret. Decode reserves a slot of " + d.Slot + " pages and prefill's send_kv_chunk writes A's KV into all of them."
+	}, 1, engine.StagePrefillTransfer, "pool"},
+	{"free() keeps the KV", func(d demoFacts) string {
+		return "A is answered and its slot released. free() only moves the page ids back: every page still holds A's KV — stale, not cleared."
+	}, 1, engine.StageRelease, "pool"},
+	{"B's prompt is too long for the pool", func(d demoFacts) string {
+		return "Tenant B sends " + d.PromptB + " tokens: under the " + d.Context + "-token context, so the API lets it in, but at or over max_req_input_len (" + d.Limit +
+			" here). validate_input_length swaps the prompt for one placeholder token and sets to_finish = FINISH_ABORT(400) — pending. finished() is still false: rejected, but not finished."
+	}, 2, engine.StageIntake, "pipeline"},
+	{"The door checks only finished()", func(d demoFacts) string {
+		return "The admission door asks req.finished() — false — and admits B. The pending 400 in to_finish is never looked at."
+	}, 2, engine.StageAdmission, "pipeline"},
+	{"One token for a slot of pages", func(d demoFacts) string {
+		return "Decode reserved B a whole slot of " + d.Slot + " pages. Prefill writes one placeholder token into the first; the others still hold A's KV."
+	}, 2, engine.StagePrefillTransfer, "pool"},
+	{"Decode attends over the whole slot", func(d demoFacts) string {
+		return "kv_committed_len is the reservation, not what prefill wrote: decode reads all " + d.Slot + " pages — one of B's, the rest A's."
+	}, 2, engine.StageDecodeRunning, "pool"},
+	{"HTTP 200 with A's pages", func(d demoFacts) string {
+		return "B gets HTTP 200 and a body made of A's secret. Nothing failed that a status check would see."
+	}, 2, engine.StageResponse, "response"},
+	{"The fix — and the controls are yours", func(d demoFacts) string {
+		return "SGLang #38704 retires a pending rejection at the door, and checks the transferred length before decode commits: flip the door and the same request gets its 400 with nothing allocated. Or raise the pool until B's prompt fits. Then close the tour and try your own."
+	}, 2, engine.StageRelease, "response"},
+}
+
+// TourCards are the tour's cards on the demo's run. The steps and the
+// sizes the texts quote come from the run itself.
+var TourCards = sync.OnceValue(func() []TourCard {
+	p, _ := engine.PresetBySlug("demo")
+	e, err := engine.Replay(p.Config, p.Ops)
+	if err != nil || len(p.Ops) < 2 {
+		panic(fmt.Sprintf("the demo does not replay: %v", err)) // the engine's tests forbid it
+	}
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	d := demoFacts{PromptA: th(p.Ops[0].Send.PromptTokens), PromptB: th(p.Ops[1].Send.PromptTokens),
+		Context: th(p.Config.ContextTokens), Limit: th(p.Config.MaxReqInputLen()), Slot: th(p.Config.SlotPages)}
+	cards := make([]TourCard, len(tourScript))
+	for i, c := range tourScript {
+		cards[i] = TourCard{Title: c.title, Text: c.text(d), Stage: c.stage, Spot: c.spot, Fix: i == len(tourScript)-1}
+		for _, ev := range e.Events() {
+			if ev.Request == c.request && ev.Stage == c.stage && ev.Victim == 0 {
+				cards[i].Step = ev.Step
+			}
+		}
+	}
+	return cards
+})
+
+// TourView is the open tour's card, for the component that shows it.
+type TourView struct {
+	Open    bool
+	N, Of   int
+	Card    TourCard
+	Changed bool // the reader changed the run at the last card: it shows the fix
+}
+
+// Tour is the tour's view: its card, or closed.
+func (s *Session) Tour() TourView {
+	n := s.view.Tour
+	cards := TourCards()
+	if n < 1 || n > len(cards) {
+		return TourView{}
+	}
+	return TourView{Open: true, N: n, Of: len(cards), Card: cards[n-1], Changed: s.preset != "demo"}
+}
+
+// TourTo shows card n of the tour (1-based) on the demo's run, at the
+// card's step; the run becomes the demo again if the reader changed it.
+func (s *Session) TourTo(n int) error {
+	cards := TourCards()
+	if n < 1 || n > len(cards) {
+		return fmt.Errorf("the tour has cards 1 to %d", len(cards))
+	}
+	if s.preset != "demo" {
+		if err := s.LoadPreset("demo"); err != nil {
+			return err
+		}
+	}
+	s.view.Tour = n
+	return s.SelectStep(cards[n-1].Step)
+}
+
+// CloseTour closes the tour; the run stays as it is.
+func (s *Session) CloseTour() { s.view.Tour = 0 }

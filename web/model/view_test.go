@@ -1,0 +1,91 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+func TestViewKeysRoundTrip(t *testing.T) {
+	for _, v := range []View{
+		{}, {Compare: true}, {Embed: true, ReadOnly: true, Panel: "pool", Theme: "dark"},
+		{Embed: true, Panel: "transcript", Theme: "light"}, {Tour: 3},
+	} {
+		s := NewSession()
+		s.SetView(v)
+		st, err := DecodeLink(s.AddressQuery())
+		require.NoError(t, err, "%+v", v)
+		assert.Equal(t, v, st.View)
+	}
+	st, err := DecodeLink("tour=2&theme=dark")
+	assert.ErrorIs(t, err, ErrNoState, "view keys alone open the default run")
+	assert.Equal(t, View{Tour: 2, Theme: "dark"}, st.View)
+}
+
+func TestBadViewKeysAreRefusedInWords(t *testing.T) {
+	for raw, msg := range map[string]string{
+		"view=everything": `parameter view="everything": must be one of [pipeline pool compare transcript]`,
+		"theme=sepia":     `parameter theme="sepia": must be light or dark`,
+		"tour=0":          `parameter tour="0": the tour has cards 1 to 8`,
+		"tour=9":          `parameter tour="9": the tour has cards 1 to 8`,
+		"embed=yes":       `parameter embed="yes": must be 0 or 1`,
+	} {
+		_, err := DecodeLink(raw)
+		require.Error(t, err, raw)
+		assert.NotErrorIs(t, err, ErrNoState, raw)
+		assert.Equal(t, msg, err.Error(), raw)
+	}
+}
+
+// The tour walks the demo's run: each card at the step of the event it
+// talks about.
+func TestTourCardsFollowTheDemo(t *testing.T) {
+	cards := TourCards()
+	require.Len(t, cards, 8)
+	steps := make([]int, len(cards))
+	stages := make([]engine.Stage, len(cards))
+	for i, c := range cards {
+		steps[i], stages[i] = c.Step, c.Stage
+	}
+	assert.Equal(t, []int{6, 10, 11, 12, 16, 18, 19, 20}, steps)
+	assert.Equal(t, []engine.Stage{"prefill.transfer", "release", "intake", "admission", "prefill.transfer", "decode.running", "response", "release"}, stages)
+	assert.Contains(t, cards[2].Text, "Tenant B sends 200 tokens: under the 256-token context")
+	assert.Contains(t, cards[2].Text, "max_req_input_len (122 here)")
+	assert.True(t, cards[7].Fix)
+}
+
+func TestTourMovesTheDemoRunAndComesBackToIt(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	require.NoError(t, s.TourTo(4))
+	assert.Equal(t, "demo", s.Preset(), "the tour runs on the demo")
+	assert.Equal(t, 12, s.Step())
+	assert.Equal(t, engine.StageAdmission, s.Pipeline().Stage)
+	v := s.Tour()
+	assert.Equal(t, TourView{Open: true, N: 4, Of: 8, Card: TourCards()[3]}, v)
+
+	require.NoError(t, s.TourTo(8))
+	require.NoError(t, s.SetMode(engine.Fixed))
+	assert.True(t, s.Tour().Changed, "the reader tried the fix")
+	assert.Equal(t, "400", s.Response().Status)
+	require.NoError(t, s.TourTo(7))
+	assert.Equal(t, "200", s.Response().Status, "back on the demo's run")
+
+	assert.Error(t, s.TourTo(9))
+	s.CloseTour()
+	assert.False(t, s.Tour().Open)
+	assert.Equal(t, 0, s.View().Tour)
+}
+
+func TestFitLastPromptRaisesThePoolJustEnough(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.FitLastPrompt())
+	assert.Equal(t, 208, s.Config().PoolTokens, "200 tokens need max_req_input_len 201: a pool of 207 tokens, 13 pages of 16")
+	assert.Equal(t, "200", s.Response().Status)
+	assert.Equal(t, "ok", s.Response().Tone, "B reads its own pages")
+	require.NoError(t, s.FitLastPrompt(), "it fits already: nothing to do")
+	assert.Equal(t, 208, s.Config().PoolTokens)
+}
