@@ -84,6 +84,6 @@ func tenantIndex(e *engine.Engine, tenant string) int {
 
 // Alt describes the picture in words, for og:image:alt.
 func (s Scene) Alt() string {
-	return fmt.Sprintf("The %d KV pages tenant %s's request read, %d of them marked leaked, and the verdict: %s",
-		len(s.Tiles), s.Reader, s.Leaked, s.Verdict)
+	return fmt.Sprintf("Tenant %s's request read %d KV pages, %d of them marked leaked. %s",
+		s.Reader, len(s.Tiles), s.Leaked, s.Verdict)
 }
