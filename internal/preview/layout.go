@@ -30,7 +30,8 @@ type plan struct {
 	verdictBox image.Rectangle
 	verdict    []string // the scene's verdict, wrapped
 	face       font.Face
-	lineGap    int // baseline to baseline
+	size       float64 // face's, in pixels
+	lineGap    int     // baseline to baseline
 }
 
 func layout(s Scene, f faces) (plan, error) {
@@ -50,8 +51,8 @@ func layout(s Scene, f faces) (plan, error) {
 	p.badge = image.Rect(Width-margin-bw, 28, Width-margin, 100)
 
 	inner := Width - 2*margin - verdictBar - 2*verdictPad
-	for _, face := range f.verdict {
-		p.face, p.lineGap = face, face.Metrics().Height.Ceil()+4
+	for i, face := range f.verdict {
+		p.face, p.size, p.lineGap = face, verdictSizes[i], face.Metrics().Height.Ceil()+4
 		p.verdict = balance(face, s.Verdict, inner)
 		h := 2*verdictPad + (len(p.verdict)-1)*p.lineGap + capHeight(face) + 12
 		p.verdictBox = image.Rect(margin, verdictTop, Width-margin, verdictTop+h)
