@@ -1,6 +1,6 @@
 # Build, serve and test the playground. CI runs `make test` (see .ci/run).
 #   make site SITE_PREFIX=/kvleak   site for hosting under a sub-path
-#   make site SITE_DOMAIN=you.github.io  link previews (og:url, og:image)
+#   make site SITE_DOMAIN=you.github.io  link previews (og:url, og:image, twitter:card)
 #   make serve ADDR=127.0.0.1:9000  build and serve it locally
 #   make site BROTLI_Q=5            faster site builds while iterating
 #                                   (brotli quality of app.wasm.br)
@@ -14,7 +14,7 @@ BROTLI_Q    ?= 10
 # Real prerequisites, so `make site` only rebuilds what changed. gensite
 # prerenders pages with web/ and engine/, so they count for the site too.
 WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '*_test.go')
-GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/precompress -name '*.go' -not -name '*_test.go')
+GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -name '*.go' -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
 .PHONY: wasm site serve test soak loadtest bench FORCE

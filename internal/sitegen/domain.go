@@ -2,16 +2,10 @@ package sitegen
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 )
-
-// socialImage is the picture link previews show when the site knows its
-// domain (og:image must be an absolute URL).
-const socialImage = "/web/icon-512.png"
 
 // NormalizeDomain accepts the host name the site is served from, with an
 // optional port, as go-app's Handler.Domain wants it: "kvleak.example.org",
@@ -54,20 +48,7 @@ var unknownOriginMeta = regexp.MustCompile(`<meta (?:property="og:(?:url|image)"
 // dropUnknownOrigin removes those tags from the generated pages. In the
 // browser go-app adds og:url back, with the page's real address.
 func dropUnknownOrigin(dir string) error {
-	pages, err := filepath.Glob(filepath.Join(dir, "*.html"))
-	if err != nil {
-		return err
-	}
-	for _, p := range pages {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if out := unknownOriginMeta.ReplaceAll(b, nil); len(out) != len(b) {
-			if err := os.WriteFile(p, out, 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return editPages(dir, func(page []byte) ([]byte, error) {
+		return unknownOriginMeta.ReplaceAll(page, nil), nil
+	})
 }

@@ -1,6 +1,10 @@
 package sitegen
 
 import (
+	"html"
+	"image"
+	"image/png"
+	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -29,15 +33,16 @@ func TestNormalizeDomain(t *testing.T) {
 	}
 }
 
-// ogContent is the content of each og: meta tag, in either attribute order.
-func ogContent(html string) map[string]string {
+// ogContent is the content of each og: and twitter: meta tag, in either
+// attribute order, unescaped.
+func ogContent(page string) map[string]string {
 	out := map[string]string{}
-	re := regexp.MustCompile(`<meta (?:property="(og:[a-z]+)" content="([^"]*)"|content="([^"]*)" property="(og:[a-z]+)")>`)
-	for _, m := range re.FindAllStringSubmatch(html, -1) {
+	re := regexp.MustCompile(`<meta (?:(?:property|name)="((?:og|twitter):[a-z:]+)" content="([^"]*)"|content="([^"]*)" (?:property|name)="((?:og|twitter):[a-z:]+)")>`)
+	for _, m := range re.FindAllStringSubmatch(page, -1) {
 		if m[1] != "" {
-			out[m[1]] = m[2]
+			out[m[1]] = html.UnescapeString(m[2])
 		} else {
-			out[m[4]] = m[3]
+			out[m[4]] = html.UnescapeString(m[3])
 		}
 	}
 	return out
@@ -52,13 +57,34 @@ func TestGenerateLinkPreviews(t *testing.T) {
 	assert.Equal(t, "KV-cache leak playground", og["og:title"], "the tags are read: %v", og)
 	assert.NotContains(t, og, "og:url", "no domain: no bare https:// URL")
 	assert.NotContains(t, og, "og:image")
+	assert.NotContains(t, og, "twitter:card", "no domain: no card without its picture")
+	assertPreviewPNG(t, filepath.Join(out, "web", "preview.png"))
 
 	out = filepath.Join(t.TempDir(), "site")
 	require.NoError(t, Generate(Config{Out: out, Wasm: wasm, Static: static, Prefix: "/kvleak", Domain: "User.github.io", Compress: fast}))
 	og = ogContent(read(t, filepath.Join(out, "index.html")))
 	assert.Equal(t, "https://user.github.io/kvleak", og["og:url"])
-	assert.Equal(t, "https://user.github.io/kvleak/web/icon-512.png", og["og:image"])
+	assert.Equal(t, "https://user.github.io/kvleak/web/preview.png", og["og:image"])
+	assertPreviewPNG(t, filepath.Join(out, "web", "preview.png"))
+	assert.Equal(t, "1200", og["og:image:width"])
+	assert.Equal(t, "630", og["og:image:height"])
+	assert.Contains(t, og["og:image:alt"], "Tenant B's request read 8 KV pages, 7 of them marked leaked. LEAK: 7 pages of tenant A returned to tenant B with HTTP 200")
+	assert.Equal(t, "summary_large_image", og["twitter:card"])
+	assert.Equal(t, og["og:image"], og["twitter:image"])
+	assert.Equal(t, og["og:image:alt"], og["twitter:image:alt"])
 
 	err := Generate(Config{Out: filepath.Join(t.TempDir(), "site"), Wasm: wasm, Static: static, Domain: "https://x.org", Compress: fast})
 	assert.ErrorContains(t, err, `invalid -domain "https://x.org": that is a URL or a path`)
+}
+
+// assertPreviewPNG checks the site ships the preview; internal/preview
+// tests what it shows.
+func assertPreviewPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 1200, 630), img.Bounds())
 }

@@ -84,6 +84,10 @@ func build(dir string, c Config, wasm []byte, version string) error {
 			return err
 		}
 	}
+	// Before copyStatic: the tags go into go-app's pages, not static/'s.
+	if err := addPreview(dir, c.Domain); err != nil {
+		return fmt.Errorf("link preview: %w", err)
+	}
 	if err := scopeManifest(dir, c.Prefix); err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
