@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const compactEmbed = "?v=2&preset=demo&embed=1"
+
+// At 800 × 600 the compact embed leads with the result: the verdict and
+// the pool are on screen without scrolling, and the height it posts to the
+// embedding page (its content's) stays within 700 px.
+func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
+	b := newBrowser(t)
+	b.Do(chromedp.EmulateViewport(800, 600))
+	site := serveSite(t)
+	b.Open(site + compactEmbed)
+	waitFor(b, "the leak", `document.querySelector("#verdict").textContent.startsWith("LEAK")`)
+	bottom := func(sel string) float64 {
+		return evalJS[float64](b, `document.querySelector(`+jsLit(sel)+`).getBoundingClientRect().bottom`)
+	}
+	assert.LessOrEqual(t, bottom("#verdict"), 600.0, "the verdict is on screen")
+	assert.LessOrEqual(t, bottom("#grid"), 600.0, "the pool is on screen")
+	assert.LessOrEqual(t, evalJS[int](b, `document.body.scrollHeight`), 700, "the posted height")
+	assert.False(t, evalJS[bool](b, `document.getElementById("embed-settings").open`), "the settings are one disclosure away")
+	assert.Equal(t, 1, countAll(b, `#pipeline [aria-current="step"]`))
+
+	href := evalJS[string](b, `document.getElementById("open-full").getAttribute("href")`)
+	assert.Contains(t, href, "preset=demo&ctx=256&pool=128")
+	assert.NotContains(t, href, "embed=1", "the full playground, same run")
+
+	clickSel(b, "#embed-fixed")
+	waitFor(b, "the fixed door's 400", `document.querySelector("#status").textContent === "400"`)
+	assert.Equal(t, "true", evalJS[string](b, `document.getElementById("embed-fixed").getAttribute("aria-pressed")`))
+	clickSel(b, "#embed-vulnerable")
+	waitFor(b, "the leak again", `document.querySelector("#status").textContent === "200"`)
+	clickSel(b, "#embed-replay")
+	waitFor(b, "the replay from the first step", `document.querySelector("#embed-replay").getAttribute("aria-pressed") === "true"`)
+	clickSel(b, "#embed-replay")
+	waitFor(b, "paused", `document.querySelector("#embed-replay").getAttribute("aria-pressed") === "false"`)
+}
+
+// view= shows one panel alone.
+func TestCompactEmbedShowsOnePanel(t *testing.T) {
+	b := newBrowser(t)
+	site := serveSite(t)
+	for _, c := range []struct{ view, present string }{
+		{"pipeline", "#pipeline"}, {"pool", "#grid"}, {"compare", "#compare"}, {"transcript", "#transcript"},
+	} {
+		t.Run(c.view, func(t *testing.T) {
+			withT(b, t)
+			b.Open(site + compactEmbed + "&view=" + c.view)
+			waitFor(b, c.present, jsExists(c.present))
+			panels := evalJS[[]string](b, `[...document.querySelectorAll("#playground > section, #playground > figure")].map(e => e.id || e.className)`)
+			require.Len(t, panels, 1, "one panel: %v", panels)
+			for _, other := range []string{"#pipeline", "#grid", "#compare", "#transcript"} {
+				if other != c.present {
+					assert.Equal(t, 0, countAll(b, other), "%s in view=%s", other, c.view)
+				}
+			}
+		})
+	}
+	b.Open(site + compactEmbed + "&view=transcript")
+	waitFor(b, "the transcript", jsExists("#transcript"))
+	assert.Contains(t, textOf(b, "#transcript"), "HTTP status reported to tenant-B: 200 OK")
+	assert.Contains(t, textOf(b, "#transcript"), "LEAK: tenant-B's response contains tenant-A's data -> True")
+}
+
+// theme= forces a colour scheme over the reader's.
+func TestThemeIsForcedByTheLink(t *testing.T) {
+	site := serveSite(t)
+	bg := func(b *browser) string { return evalJS[string](b, `getComputedStyle(document.body).backgroundColor`) }
+
+	light := newBrowser(t)
+	light.Open(site + compactEmbed + "&theme=dark")
+	assert.Equal(t, "rgb(21, 22, 26)", bg(light), "dark although the reader's is light")
+
+	dark := newBrowser(t)
+	_, err := chromedp.Call(dark.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+	})
+	require.NoError(t, err)
+	dark.Open(site + compactEmbed)
+	assert.Equal(t, "rgb(21, 22, 26)", bg(dark), "the reader's dark")
+	dark.Open(site + compactEmbed + "&theme=light")
+	assert.Equal(t, "rgb(247, 247, 245)", bg(dark), "light although the reader's is dark")
+
+	dark.Open(site + compactEmbed + "&theme=sepia")
+	waitFor(dark, "the banner", jsExists("#banner"))
+	assert.Contains(t, textOf(dark, "#banner"), `parameter theme="sepia": must be light or dark`)
+}
+
+// The Embed button's snippet offers the choices, and its link opens them.
+func TestEmbedSnippetOffersTheChoices(t *testing.T) {
+	b := openPlayground(t)
+	clickSel(b, "#embed")
+	waitFor(b, "the snippet", jsExists("#embed-snippet"))
+	setField(b, "#embed-view", "pool")
+	setField(b, "#embed-theme", "dark")
+	b.Do(evalVoid(`document.getElementById("embed-ro").click()`))
+	waitFor(b, "the snippet with the choices", `document.querySelector("#embed-snippet").value.includes("&view=pool&theme=dark&ro=1")`)
+	assert.Contains(t, valueOf(b, "#embed-snippet"), `height="520"`)
+}
