@@ -31,6 +31,8 @@ func FuzzSession(f *testing.F) {
 		{actEnd, 3, actSend, 0, actSettle, 3, 1},  // cancel mid-flight, settle it
 		{actImport, 0, actImport, 1, actZoom, 2},  // a good file, a bad one
 		{actPreset, 5, actNumber, 0, 200, 'x', 1}, // a text from the input
+		{actTour, 3, actChoice, 0, 1, actTour, 9, actFit, actTour, 5}, // the tour, its fixes, closed
+		{actView, 0xff, 40, actPreset, 2, actView, 0x8a},              // views, a scrub at real scale
 	} {
 		f.Add(seed)
 	}
@@ -64,6 +66,9 @@ const (
 	actImport
 	actLink
 	actReset
+	actTour
+	actView
+	actFit
 	actCount
 )
 
@@ -165,6 +170,21 @@ func (v *visitor) act(t *testing.T, s *Session) {
 		}
 	case actReset:
 		s.Reset()
+	case actTour:
+		if n := v.next(); n%5 == 0 {
+			s.CloseTour()
+		} else {
+			_ = s.TourTo(n % 10)
+		}
+	case actView:
+		b := v.next()
+		s.SetView(View{Compare: b&1 != 0, Embed: b&2 != 0, ReadOnly: b&4 != 0, Panel: append([]string{""}, Panels...)[int(b>>3)%5],
+			Theme: []string{"", "light", "dark"}[int(b>>6)%3]})
+		if b&128 != 0 {
+			_ = s.ScrubTo(v.next())
+		}
+	case actFit:
+		_ = s.FitLastPrompt()
 	}
 }
 
@@ -192,6 +212,16 @@ func checkSession(t *testing.T, s *Session) {
 	if s.Step() != 0 {
 		require.False(t, s.Step() < 0 || s.Step() > s.Steps(), "step %d of %d", s.Step(), s.Steps())
 	}
+
+	// Every view the page renders can be built, whatever came before.
+	_ = s.Pipeline()
+	_ = s.Timeline()
+	_ = s.PoolPanel(MaxGridCellsNarrow)
+	_ = s.Tour()
+	_ = s.Settings()
+	_ = s.Request()
+	_ = s.Lingering()
+	_ = s.Metrics()
 
 	r, ok := s.LastResponse()
 	view := s.Response()
