@@ -77,6 +77,8 @@ var presetsWant = map[string]presetWant{
 		{9, 9, cancelledStatus, "Cancelled by the client at prefill.transfer; every page released", ".×16"},
 		{18, 18, "200", "OK: HTTP 200 with tenant B's own 8 pages", ".×8 B~×8"},
 	}},
+	// At step 15 decode still holds A's pages (the grid shows them), so the
+	// verdict says so: the settle at 19 must not show before it happens.
 	// abort-one-half, the timeout (19) frees A's unwritten pages (20); C
 	// gets them from merge_and_sort_free, writes (26), and A's late
 	// transfer lands over C's KV (27).
