@@ -244,9 +244,10 @@ func withT(b *browser, t *testing.T) {
 // barrier returns once the app has handled every event sent before it and
 // rendered the result: go-app handles events in order, so when a later
 // event's effect is on screen, the earlier ones' are too. It toggles the
-// pool's table view on and off, which changes no state but does mount the
-// grid's cells afresh: don't put one between a change and a check of the
-// cells' event handlers.
+// pool's table view on and off, which changes no state; the grid stays
+// mounted, hidden, but a resting pointer gets mouseleave and mouseover
+// again: don't put one between a change and a check of the cells' event
+// handlers.
 func barrier(b *browser) {
 	b.t.Helper()
 	for _, pressed := range []string{"true", "false"} {

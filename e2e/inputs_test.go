@@ -96,7 +96,7 @@ func TestNumericFieldsRejectBadInput(t *testing.T) {
 			waitFor(b, "#prompt-tokens-error after Send", fieldErrorShown("prompt-tokens"))
 			assertUnchanged(t, b, before, "after Send with #prompt-tokens = "+bad.value)
 
-			setField(b, "#prompt-tokens", "12")
+			setField(b, "#prompt-tokens", "200")
 			waitFor(b, "#prompt-tokens-error cleared", fieldErrorGone("prompt-tokens"))
 		})
 	}
@@ -110,13 +110,14 @@ func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
 	t.Run("pool 681,280", func(t *testing.T) {
 		withT(b, t)
 		setField(b, "#pool", "681,280")
-		// 681,280 one-token pages cannot be drawn one cell each.
+		// 681,280 tokens in the demo's 16-token pages: 42,580 pages, too
+		// many to draw one cell each.
 		waitFor(b, "the grid redrawn in ranges", jsExists(`#grid .cell[data-page*="-"]`))
 		assert.Equal(t, "681,280", valueOf(b, "#pool"))
 		assert.Equal(t, 0, countAll(b, "#pool-error"))
 		last := gridCells(b, ":last-child")
 		require.Len(t, last, 1)
-		assert.True(t, strings.HasSuffix(last[0].Page, "-681279"), "last cell %s ends at page 681,279", last[0])
+		assert.True(t, strings.HasSuffix(last[0].Page, "-42579"), "last cell %s ends at page 42,579", last[0])
 	})
 
 	t.Run("context 1Mi", func(t *testing.T) {
@@ -181,8 +182,8 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("secret", func(t *testing.T) {
 		withT(b, t)
 		resetRun(b)
-		sendRequest(b, "A", "8", xssSecret)
-		sendRequest(b, "B", "12", "summarise my notes")
+		sendRequest(b, "A", "120", xssSecret)
+		sendRequest(b, "B", "200", "summarise my notes")
 		assert.Equal(t, "200", textOf(b, "#status"))
 		assert.Contains(t, textOf(b, "#response"), "tenant-A:"+xssSecret, "#response shows the leaked secret as text")
 
@@ -223,8 +224,8 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("link", func(t *testing.T) {
 		withT(b, t)
 		const tenant, content = `'><pwn-link data-pwn=tenant>`, `"><pwn-link data-pwn=content></pwn-link>`
-		q := "v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0" +
-			"&op=s," + url.QueryEscape(tenant) + ",8,-," + url.QueryEscape(content) + "&op=s,B,12,-,x"
+		q := "v=2&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+			"&op=s," + url.QueryEscape(tenant) + ",120,-," + url.QueryEscape(content) + "&op=s,B,200,-,x"
 		b.Open(site + "?" + q)
 		waitFor(b, "the leak from the link", `document.querySelector("#status").textContent === "200"`)
 		noMarkup(t, content)
@@ -234,7 +235,7 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("banner", func(t *testing.T) {
 		withT(b, t)
 		const preset = `"><pwn-banner data-pwn=preset>`
-		b.Open(site + "?v=1&preset=" + url.QueryEscape(preset))
+		b.Open(site + "?v=2&preset=" + url.QueryEscape(preset))
 		waitFor(b, "the banner", jsExists("#banner"))
 		noMarkup(t, preset)
 	})

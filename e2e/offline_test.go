@@ -34,7 +34,7 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 
 	// A permalink is the same page with a query string: it opens offline too
 	// and replays its run.
-	b.Open(site.URL + "?v=1&preset=demo-fixed")
+	b.Open(site.URL + "?v=2&preset=demo-fixed")
 	b.Do(chromedp.WaitVisible("#status"))
 	status := run(b, chromedp.Evaluate[string](`document.querySelector("#status").textContent`))
 	if status != "400" {

@@ -20,16 +20,18 @@ const (
 	demoLeakVerdict = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
 	demoLeakSpoken  = "7 pages of tenant A leaked to tenant B"
 	demoFixVerdict  = "Rejected with 400 before any page was allocated"
+	// SGLang's validate_input_length message, with the demo's numbers.
+	demoFixReason = "Input length (200 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."
 )
 
 // replayDemoByForm starts over and sends the demo's two requests through
-// the form, as a reader would: A's 8-token secret, then B's 12 tokens,
-// longer than the 8-token pool.
+// the form, as a reader would: A's 120-token secret, then B's 200 tokens,
+// at or over max_req_input_len (122) but within the 256-token context.
 func replayDemoByForm(b *browser) {
 	b.t.Helper()
 	resetRun(b)
-	sendRequest(b, "A", "8", demoSecret)
-	sendRequest(b, "B", "12", "summarise my notes")
+	sendRequest(b, "A", "120", demoSecret)
+	sendRequest(b, "B", "200", "summarise my notes")
 }
 
 // assertDemoLeak checks the vulnerable door's outcome of the demo.
@@ -66,6 +68,7 @@ func assertDemoRejected(t *testing.T, b *browser) {
 	assert.NotEmpty(t, r2, "log rows of r2 (tenant B)")
 	assert.NotContains(t, r2, "decode.prealloc", "decode must not reserve pages for r2")
 	assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
+	assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"), "SGLang's own message")
 }
 
 // TestDemoLeakVulnerable is the article's demo in vulnerable mode, first as
@@ -78,7 +81,7 @@ func TestDemoLeakVulnerable(t *testing.T) {
 	t.Run("preset", func(t *testing.T) {
 		withT(b, t)
 		assert.Equal(t, "B", valueOf(b, "#tenant"), "form prefilled with tenant B")
-		assert.Equal(t, "12", valueOf(b, "#prompt-tokens"), "form prefilled with 12 tokens")
+		assert.Equal(t, "200", valueOf(b, "#prompt-tokens"), "form prefilled with 200 tokens")
 		assertDemoLeak(t, b)
 		assertCellHooks(t, b)
 	})
@@ -198,7 +201,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		waitFor(b, "the lingering panel", jsExists("#lingering"))
 		settle := evalJS[[]string](b, `[...document.querySelectorAll("#lingering [data-settle]")].map(e => e.dataset.settle)`)
 		assert.Equal(t, []string{"1-drained", "1-timeout", "1-error"}, settle, "one button per outcome")
-		assert.Contains(t, textOf(b, "#verdict"), "Aborted", "#verdict")
+		assert.Equal(t, "Cancelled by the client at prefill.transfer: decode still holds 8 pages, waiting for the prefill half's ABORT_ACK", textOf(b, "#verdict"))
 		assert.Positive(t, countAll(b, "#grid [data-state=allocated]"), "the lingering half holds its pages")
 		rows := countAll(b, "#log li[data-step][data-stage]")
 		clickSel(b, `#lingering [data-settle="1-drained"]`)

@@ -81,7 +81,7 @@ func TestRealScalePreset(t *testing.T) {
 		assert.Equal(t, glmLaunchThenA1000.Verdict, after.Verdict)
 		last := logRows(b)
 		require.NotEmpty(t, last)
-		assert.Contains(t, last[len(last)-1].Text, "r4 · A", "the newest log row is the new request's")
+		assert.Contains(t, last[len(last)-1].Text, "r5 · A", "the newest log row is the new request's (after A, D, C and B)")
 	})
 
 	t.Run("zoom", func(t *testing.T) {

@@ -23,21 +23,21 @@ import (
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
-// web/model/link.go documents (v=1). It re-implements the encoder on
+// web/model/link.go documents (v=2). It re-implements the encoder on
 // purpose, as an independent oracle: a change to the schema fails here.
 func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
 	scrub := "0"
 	if c.ScrubOnFree {
 		scrub = "1"
 	}
-	parts := []string{"v=1"}
+	parts := []string{"v=2"}
 	if slug != "" {
 		parts = append(parts, "preset="+url.QueryEscape(slug))
 	}
 	parts = append(parts,
 		"ctx="+strconv.Itoa(c.ContextTokens), "pool="+strconv.Itoa(c.PoolTokens),
 		"page="+strconv.Itoa(c.PageTokens), "slot="+strconv.Itoa(c.SlotPages),
-		"mode="+string(c.Mode), "cancel="+string(c.Cancel), "scrub="+scrub)
+		"mode="+string(c.Mode), "alloc="+string(c.Allocator), "cancel="+string(c.Cancel), "scrub="+scrub)
 	for _, op := range ops {
 		parts = append(parts, "op="+linkOp(op))
 	}
@@ -70,9 +70,15 @@ func mustPreset(t *testing.T, slug string) engine.Preset {
 	return p
 }
 
-// demoQuery is the article's demo as a permalink query, spelled out as the
-// issue gives it (and checked against the engine's preset in a test).
-const demoQuery = "v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0" +
+// demoQuery is the article's demo as a permalink query, spelled out (and
+// checked against the engine's preset in a test): schema v=2, sized for
+// SGLang's limit (issue 11).
+const demoQuery = "v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes"
+
+// legacyDemoQuery is the demo's link as schema v=1 wrote it, before the
+// allocator setting and SGLang's limit: such links must keep opening.
+const legacyDemoQuery = "v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0" +
 	"&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes"
 
 // expectation is what the response panel, the stepper and the grid show

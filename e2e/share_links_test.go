@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,31 +25,58 @@ func TestPermalinkSchemaMatchesDemo(t *testing.T) {
 }
 
 // TestPermalinkOpensEveryPreset opens each preset's permalink: the run
-// replays to the pinned outcome, and &step=N lands on step N.
+// replays to the pinned outcome, and &step=N lands on step N. One subtest
+// per preset, so that one preset's failure does not hide the others'.
 func TestPermalinkOpensEveryPreset(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
 	presets := engine.Presets()
 	require.Len(t, presets, len(presetsWant), "presets_expected_test.go pins every preset")
 	for _, p := range presets {
-		start := time.Now()
-		q := linkQuery(p.Slug, p.Config, p.Ops)
-		b.Open(site + "?" + q)
-		latest := expectAt(t, p.Slug, 0)
-		s := waitShows(b, p.Slug+" replayed", latest)
-		assert.False(t, s.HasBanner, "%s: banner %q", p.Slug, s.Banner)
-		assert.Equal(t, "?"+q, s.Search, "%s: opening a link leaves it as it is", p.Slug)
+		t.Run(p.Slug, func(t *testing.T) {
+			withT(b, t)
+			start := time.Now()
+			q := linkQuery(p.Slug, p.Config, p.Ops)
+			b.Open(site + "?" + q)
+			latest := expectAt(t, p.Slug, 0)
+			s := waitShows(b, p.Slug+" replayed", latest)
+			assert.False(t, s.HasBanner, "%s: banner %q", p.Slug, s.Banner)
+			assert.Equal(t, "?"+q, s.Search, "%s: opening a link leaves it as it is", p.Slug)
 
-		step := latest.Events / 2
-		b.Open(site + "?" + q + "&step=" + strconv.Itoa(step))
-		s = waitShows(b, p.Slug+" at its middle step", expectAt(t, p.Slug, step))
-		assert.False(t, s.HasBanner, "%s&step=%d: banner %q", p.Slug, step, s.Banner)
+			step := latest.Events / 2
+			b.Open(site + "?" + q + "&step=" + strconv.Itoa(step))
+			s = waitShows(b, p.Slug+" at its middle step", expectAt(t, p.Slug, step))
+			assert.False(t, s.HasBanner, "%s&step=%d: banner %q", p.Slug, step, s.Banner)
 
-		// The short form names only the preset.
-		b.Open(site + "?v=1&preset=" + p.Slug + "&step=" + strconv.Itoa(step))
-		s = waitShows(b, p.Slug+" from its short link", expectAt(t, p.Slug, step))
-		assert.False(t, s.HasBanner, "short %s link: banner %q", p.Slug, s.Banner)
-		t.Logf("%s: three links in %s", p.Slug, time.Since(start).Round(time.Millisecond))
+			// The short form names only the preset.
+			b.Open(site + "?v=2&preset=" + p.Slug + "&step=" + strconv.Itoa(step))
+			s = waitShows(b, p.Slug+" from its short link", expectAt(t, p.Slug, step))
+			assert.False(t, s.HasBanner, "short %s link: banner %q", p.Slug, s.Banner)
+			t.Logf("%s: three links in %s", p.Slug, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// TestPresetStepsAsPinned opens every step span of presets_expected_test.go
+// at both ends, so that no pinned literal goes unchecked.
+func TestPresetStepsAsPinned(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	slugs := slices.Sorted(maps.Keys(presetsWant))
+	require.Len(t, slugs, 9)
+	for _, slug := range slugs {
+		t.Run(slug, func(t *testing.T) {
+			withT(b, t)
+			want := presetsWant[slug]
+			require.NotEmpty(t, want.Steps)
+			for _, sp := range want.Steps {
+				for _, step := range []int{sp.From, sp.To} {
+					b.Open(site + "?v=2&preset=" + slug + "&step=" + strconv.Itoa(step))
+					s := waitShows(b, slug+" at step "+strconv.Itoa(step), expectAt(t, slug, step))
+					assert.False(t, s.HasBanner, "%s&step=%d: banner %q", slug, step, s.Banner)
+				}
+			}
+		})
 	}
 }
 
@@ -130,7 +159,7 @@ func TestHostileLinks(t *testing.T) {
 		}
 		return q
 	}
-	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens, PageTokens: 1, SlotPages: 8, Mode: engine.Vulnerable, Cancel: engine.CancelBoth}
+	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens, PageTokens: 1, SlotPages: 8, Mode: engine.Vulnerable, Allocator: engine.Sorted, Cancel: engine.CancelBoth}
 	var heavyOps []engine.Op
 	for _, tenant := range []string{"A", "B", "C"} {
 		heavyOps = append(heavyOps, engine.SendOp(engine.Request{Tenant: tenant, PromptTokens: 4_000_000, Content: "x"}))
@@ -139,8 +168,8 @@ func TestHostileLinks(t *testing.T) {
 	cases := []struct {
 		name, query, banner string
 	}{
-		{"unknown version", with("v", "9"), `unknown link version "9": this playground reads version 1`},
-		{"no version", strings.TrimPrefix(demoQuery, "v=1&"), `unknown link version ""`},
+		{"unknown version", with("v", "9"), `unknown link version "9": this playground reads versions 1 and 2`},
+		{"no version", strings.TrimPrefix(demoQuery, "v=2&"), `unknown link version ""`},
 		{"garbage", "%%%", `unknown parameter "%%%"`},
 		{"bad escape", with("pool", "%zz"), `parameter "pool" is not properly escaped`},
 		{"unknown preset", with("preset", "nope"), `unknown preset "nope"`},

@@ -67,8 +67,13 @@ func (c *gridView) onCellDetail(ctx app.Context, e app.Event) {
 }
 
 // onGridLeave forgets the hovered cell: pointing at it again describes it.
+// Hiding the grid under the table also fires mouseleave, though the pointer
+// has not moved: that one is kept, so that showing the grid again (a
+// re-fired mouseover) does not take the details from the focused cell.
 func (c *gridView) onGridLeave(ctx app.Context, e app.Event) {
-	c.hovered = ""
+	if !c.IHidden {
+		c.hovered = ""
+	}
 	ctx.PreventUpdate()
 }
 

@@ -50,8 +50,13 @@ func (c *responsePanel) Render() app.UI {
 			if c.transcript {
 				label = "Hide the article's transcript"
 			}
+			toggle := app.Button().ID("transcript-toggle").Type("button").Class("link").Aria("expanded", c.transcript).
+				Text(label).OnClick(safe(c.onTranscript))
+			if c.transcript { // aria-controls must name an element that exists
+				toggle = toggle.Aria("controls", "transcript")
+			}
 			return app.Div().Class("transcript").Body(
-				app.Button().ID("transcript-toggle").Type("button").Class("link").Aria("expanded", c.transcript).Text(label).OnClick(safe(c.onTranscript)),
+				toggle,
 				app.If(c.transcript, func() app.UI {
 					return app.Figure().Body(
 						app.Pre().ID("transcript").Text(strings.Join(r.Transcript, "\n")),

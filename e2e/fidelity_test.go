@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// The UI of issue 11 (the engine brought in line with SGLang): the
+// allocator, the four modes, version 1 links, the article's transcript,
+// the late write and the KVPoll badges.
+
+// optionValues lists a select's option values in order.
+func optionValues(b *browser, sel string) []string {
+	b.t.Helper()
+	return evalJS[[]string](b, `[...document.querySelectorAll(`+jsLit(sel+" option")+`)].map(o => o.value)`)
+}
+
+// TestAllocatorSetting switches #allocator through its three policies on
+// runs where the policy decides which pages a request gets: each choice
+// joins the link as alloc=… and changes whose pages the run reuses.
+func TestAllocatorSetting(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	p := mustPreset(t, "abort-both")
+	b.Open(site + "?" + linkQuery(p.Slug, p.Config, p.Ops))
+	waitShows(b, "abort-both", expectAt(t, p.Slug, 0))
+	require.Equal(t, []string{"sorted", "lifo", "fifo"}, optionValues(b, "#allocator"))
+	assert.Equal(t, "sorted", valueOf(b, "#allocator"), "SGLang's PD policy is the default")
+	assert.Contains(t, textOf(b, "#pool-note"), "Allocator sorted.")
+
+	// abort-both: A's cancelled pages 0–7 are freed unwritten before B asks
+	// for 8. sorted stages them in release_pages and fifo appends them, so
+	// B gets 8–15; lifo hands them straight back.
+	for _, c := range []struct {
+		alloc engine.Allocator
+		pool  string
+	}{
+		{engine.LIFO, "B~×8 .×8"},
+		{engine.FIFO, ".×8 B~×8"},
+		{engine.Sorted, ".×8 B~×8"},
+	} {
+		setField(b, "#allocator", string(c.alloc))
+		cfg := p.Config
+		cfg.Allocator = c.alloc
+		want := "?" + linkQuery("", cfg, p.Ops) // a changed setting is no longer the preset
+		s := waitView(b, "alloc="+string(c.alloc)+" in the address bar", func(s pageView) bool {
+			return s.Search == want && poolNotation(s.Cells) == c.pool
+		})
+		assert.Equal(t, "200", s.Status, string(c.alloc))
+		assert.Equal(t, "OK: HTTP 200 with tenant B's own 8 pages", s.Verdict, string(c.alloc))
+		assert.Contains(t, textOf(b, "#pool-note"), "Allocator "+string(c.alloc)+".")
+	}
+
+	// late-write: under fifo, C gets B's freed pages 8–15 and A's late
+	// transfer lands in 0–7, which nobody holds; lifo, like sorted, hands
+	// C pages 0–7 and the late write lands in C's KV.
+	lw := mustPreset(t, "late-write")
+	for _, c := range []struct {
+		alloc                   engine.Allocator
+		verdict, announce, pool string
+	}{
+		{engine.FIFO, "OK: HTTP 200 with tenant C's own 8 pages",
+			"Request 3 from tenant C: HTTP 200. OK: HTTP 200 with tenant C's own 8 pages", "A~×8 C~×8"},
+		{engine.LIFO, lateWriteVerdict, "8 pages of tenant A leaked to tenant C", "A!×8 B~×8"},
+	} {
+		cfg := lw.Config
+		cfg.Allocator = c.alloc
+		q := linkQuery("", cfg, lw.Ops)
+		b.Open(site + "?" + q)
+		s := waitShows(b, "late-write under "+string(c.alloc), expectation{
+			Status: "200", Verdict: c.verdict, StepPos: "Step 31 of 31", Pool: canonicalPool(t, c.pool)})
+		assert.Equal(t, c.announce, s.Announce, string(c.alloc))
+		assert.Equal(t, string(c.alloc), valueOf(b, "#allocator"))
+		assert.False(t, s.HasBanner, "banner %q", s.Banner)
+	}
+
+	// A policy the playground does not know: the banner, over the demo.
+	def := expectAt(t, "demo", 0)
+	b.Open(site + "?" + strings.Replace(demoQuery, "alloc=sorted", "alloc=best", 1))
+	s := waitView(b, "the banner for alloc=best", func(s pageView) bool {
+		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict
+	})
+	assert.Contains(t, s.Banner, `the link's settings are not valid: allocator "best": must be "sorted", "lifo" or "fifo"`)
+	assert.Equal(t, "sorted", valueOf(b, "#allocator"), "the default scenario's allocator")
+}
+
+// TestEachModeStopsTheDemoLeak puts the demo behind each half of SGLang
+// #38704 alone: retiring the request at admission refuses B before any
+// page is reserved; checking the transferred length refuses it after the
+// reservation, before decode reads a stale page.
+func TestEachModeStopsTheDemoLeak(t *testing.T) {
+	b := openPlayground(t)
+	assertDemoLeak(t, b)
+	require.Equal(t, []string{"vulnerable", "fixed", "retire-only", "length-check-only"}, optionValues(b, "#mode"))
+	r2Stages := func() []string {
+		return evalJS[[]string](b, `[...document.querySelectorAll("#log li[data-step][data-stage]")]
+			.filter(li => (li.querySelector(".log-req") || {}).textContent?.startsWith("r2 "))
+			.map(li => li.dataset.stage)`)
+	}
+
+	t.Run("retire-only", func(t *testing.T) {
+		withT(b, t)
+		setField(b, "#mode", "retire-only")
+		s := waitView(b, "the 400 at admission", func(s pageView) bool { return s.Status == "400" && s.StepPos == "Step 13 of 13" })
+		assert.Equal(t, "Rejected with 400 before any page was allocated", s.Verdict)
+		assert.Equal(t, "A~×8", poolNotation(s.Cells), "B reserved nothing")
+		assert.Equal(t, []string{"intake", "admission", "response"}, r2Stages(), "r2 never reaches decode")
+		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
+		assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+	})
+	t.Run("length-check-only", func(t *testing.T) {
+		withT(b, t)
+		setField(b, "#mode", "length-check-only")
+		s := waitView(b, "the 400 at decode.transfer", func(s pageView) bool { return s.Status == "400" && s.StepPos == "Step 19 of 19" })
+		assert.Equal(t, "Aborted with 400 before decode committed: prefill transferred 1 token for 8 reserved pages; no stale page was read", s.Verdict)
+		// B's placeholder wrote page 0; A's 7 pages stay stale, unread.
+		assert.Equal(t, "B~ A~×7", poolNotation(s.Cells))
+		assert.Equal(t, []string{"intake", "admission", "prefill.bootstrap", "decode.prealloc", "prefill.forward",
+			"prefill.transfer", "decode.transfer", "response", "release"}, r2Stages(), "r2 is allocated, then aborted before decode.running")
+		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
+		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
+	})
+	t.Run("back to vulnerable", func(t *testing.T) {
+		withT(b, t)
+		setField(b, "#mode", "vulnerable")
+		waitView(b, "the leak again", func(s pageView) bool { return s.Verdict == demoLeakVerdict })
+		assertDemoLeak(t, b)
+	})
+}
+
+// TestVersion1Link opens the demo's link as schema v=1 wrote it: it opens
+// with the allocator it was made with (lifo), and a notice names the
+// requests that SGLang's limit now ends differently. Under the limit an
+// 8-token pool takes prompts below 2 tokens, so A's 8 tokens take the
+// placeholder path too and B reads 7 never-written pages, not A's.
+func TestVersion1Link(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	b.Open(site + "?" + legacyDemoQuery)
+	s := waitShows(b, "the v=1 demo under the new limit", expectation{
+		Status:  "200",
+		Verdict: "WRONG 200: tenant B's rejected request was answered with 7 zeroed pages — no foreign content, but a failure reported as success",
+		StepPos: "Step 20 of 20", Pool: "B~ .×7"})
+	assert.False(t, s.HasBanner, "banner %q", s.Banner)
+	assert.Equal(t, "lifo", valueOf(b, "#allocator"), "a v=1 link ran with lifo")
+	assert.Equal(t, "This link was made before the playground followed SGLang's prompt limit (max_req_input_len = min(context − 1, pool − 1) − 5): r1, r2 now end differently than when it was made.",
+		textOf(b, "#notice"))
+
+	// The short form names today's preset: nothing to say.
+	b.Open(site + "?v=1&preset=demo")
+	s = waitShows(b, "today's demo from a v=1 short link", expectAt(t, "demo", 0))
+	assert.False(t, s.HasBanner, "banner %q", s.Banner)
+	assert.Equal(t, "sorted", valueOf(b, "#allocator"))
+	assert.Equal(t, 0, countAll(b, "#notice"), textOf(b, "#notice"))
+
+	// alloc did not exist in version 1.
+	def := expectAt(t, "demo", 0)
+	b.Open(site + "?" + legacyDemoQuery + "&alloc=fifo")
+	s = waitView(b, "the banner for alloc in a v=1 link", func(s pageView) bool {
+		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict
+	})
+	assert.Contains(t, s.Banner, `parameter "alloc" is new in link version 2`)
+}
+
+// TestDemoTranscript shows the response as the article's demo printed it:
+// the vulnerable engine's three lines, then the fixed engine's one.
+func TestDemoTranscript(t *testing.T) {
+	b := openPlayground(t)
+	assertDemoLeak(t, b)
+	require.Equal(t, 0, countAll(b, "#transcript"), "hidden until asked for")
+	assert.Equal(t, "false", evalJS[string](b, `document.querySelector("#transcript-toggle").getAttribute("aria-pressed")`))
+	clickSel(b, "#transcript-toggle")
+	waitFor(b, "the transcript", jsExists("pre#transcript"))
+	assert.Equal(t, "true", evalJS[string](b, `document.querySelector("#transcript-toggle").getAttribute("aria-pressed")`))
+	// The article's lines, as printed there.
+	assert.Equal(t, []string{
+		"tenant-B's response : tenant-B:<placeholder-token> | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST",
+		"HTTP status reported to tenant-B: 200 OK",
+		"LEAK: tenant-B's response contains tenant-A's data -> True",
+	}, transcriptLines(b))
+
+	setField(b, "#mode", "fixed")
+	waitFor(b, "the fixed door's 400", `document.querySelector("#status").textContent === "400"`)
+	if countAll(b, "pre#transcript") == 0 {
+		clickSel(b, "#transcript-toggle")
+		waitFor(b, "the transcript", jsExists("pre#transcript"))
+	}
+	assert.Equal(t, []string{"tenant-B's response : HTTP 400: request rejected (context length exceeds KV pool capacity)"}, transcriptLines(b))
+
+	clickSel(b, "#transcript-toggle")
+	waitFor(b, "the transcript hidden", `document.querySelector("#transcript") === null`)
+}
+
+func transcriptLines(b *browser) []string {
+	b.t.Helper()
+	return strings.Split(evalJS[string](b, `document.querySelector("pre#transcript").textContent`), "\n")
+}
+
+// TestLateWrite opens the second bug class: C's request fit, yet its 200
+// carries tenant A's secret, written late by A's uncancelled prefill half.
+// Draining the deferred release instead leaves C its own KV.
+func TestLateWrite(t *testing.T) {
+	b := openPlayground(t)
+	choosePreset(b, "late-write")
+	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes("Step 31 of 31")`)
+	assert.Equal(t, "200", textOf(b, "#status"))
+	assert.Equal(t, lateWriteVerdict, textOf(b, "#verdict"))
+	assert.Contains(t, textOf(b, "#response"), "tenant-A:"+demoSecret, "#response")
+	leaked := gridCells(b, "[data-state=leaked]")
+	if assert.Len(t, leaked, 8, "leaked cells: %s", joinCells(leaked)) {
+		for _, c := range leaked {
+			assert.Equal(t, "A", c.Owner, "leaked cell %s", c)
+		}
+	}
+	// The late write is A's prefill transfer, logged after C's own.
+	late := evalJS[[]string](b, `[...document.querySelectorAll('#log li[data-stage="prefill.transfer"]')]
+		.map(li => li.querySelector(".log-req").textContent.trim().split(" ")[0])`)
+	assert.Equal(t, []string{"r2", "r3", "r1"}, late, "the requests of the prefill.transfer rows, in log order")
+
+	choosePreset(b, "late-write-drained")
+	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes("Step 30 of 30")`)
+	assert.Equal(t, "OK: HTTP 200 with tenant C's own 8 pages", textOf(b, "#verdict"))
+	assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response")
+	assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+}
+
+// TestKVPollBadges checks the demo's log: each transfer stage carries the
+// KVPoll state SGLang polls there, and no other row has one.
+func TestKVPollBadges(t *testing.T) {
+	b := openPlayground(t)
+	assertDemoLeak(t, b)
+	type badge struct {
+		Step  int    `json:"step"`
+		Stage string `json:"stage"`
+		Poll  string `json:"poll"`
+		Text  string `json:"text"`
+	}
+	got := evalJS[[]badge](b, `[...document.querySelectorAll("#log li[data-step][data-stage]")]
+		.filter(li => li.querySelector("span.log-poll"))
+		.map(li => { const p = li.querySelector("span.log-poll");
+			return {step: +li.dataset.step, stage: li.dataset.stage, poll: p.dataset.poll, text: p.textContent}; })`)
+	var want []badge
+	for _, first := range []int{0, 10} { // A's request, then B's
+		want = append(want,
+			badge{first + 3, "prefill.bootstrap", "Bootstrapping", "KVPoll.Bootstrapping"},
+			badge{first + 4, "decode.prealloc", "WaitingForInput", "KVPoll.WaitingForInput"},
+			badge{first + 6, "prefill.transfer", "Success", "KVPoll.Success"},
+			badge{first + 7, "decode.transfer", "Success", "KVPoll.Success"})
+	}
+	assert.Equal(t, want, got)
+}
