@@ -173,10 +173,10 @@ func TestDemoTranscript(t *testing.T) {
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
 	require.Equal(t, 0, countAll(b, "#transcript"), "hidden until asked for")
-	assert.Equal(t, "false", evalJS[string](b, `document.querySelector("#transcript-toggle").getAttribute("aria-pressed")`))
+	assert.Equal(t, "false", evalJS[string](b, `document.querySelector("#transcript-toggle").getAttribute("aria-expanded")`))
 	clickSel(b, "#transcript-toggle")
 	waitFor(b, "the transcript", jsExists("pre#transcript"))
-	assert.Equal(t, "true", evalJS[string](b, `document.querySelector("#transcript-toggle").getAttribute("aria-pressed")`))
+	assert.Equal(t, "true", evalJS[string](b, `document.querySelector("#transcript-toggle").getAttribute("aria-expanded")`))
 	// The article's lines, as printed there.
 	assert.Equal(t, []string{
 		"tenant-B's response : tenant-B:<placeholder-token> | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST | tenant-A:PROJECT_ZEPHYR_Q4_FORECAST",

@@ -126,8 +126,12 @@ func (r Response) Verdict() string {
 
 // Announcement is the short sentence a screen reader hears.
 func (r Response) Announcement() string {
-	if r.Leaked() {
+	switch {
+	case r.Leaked():
 		return fmt.Sprintf("%s leaked to tenant %s", leakPhrase(r.Leaks), r.Tenant)
+	case r.State == StateCancelled || r.State == StateWaiting:
+		// No status reached the client: 499 is the log's word for one that went away.
+		return fmt.Sprintf("Request %d from tenant %s: no response. %s", r.Request, r.Tenant, r.Verdict())
 	}
 	return fmt.Sprintf("Request %d from tenant %s: HTTP %d. %s", r.Request, r.Tenant, r.Status, r.Verdict())
 }

@@ -67,12 +67,17 @@ func (s *Snapshot) Step() int { return s.step }
 // Pages is the number of pages in the pool.
 func (s *Snapshot) Pages() int { return len(s.holder) }
 
-// LastResponse is the newest response visible at this step.
+// LastResponse is the newest response visible at this step, Lingering as
+// it was then: a deferred release settled later must not show earlier.
 func (s *Snapshot) LastResponse() (Response, bool) {
 	if s.last < 0 {
 		return Response{}, false
 	}
-	return s.e.responses[s.last], true
+	r := s.e.responses[s.last]
+	if rec := s.e.reqs[r.Request-1]; rec.deferStep > 0 {
+		r.Lingering = rec.deferStep <= s.step && len(rec.slot) > 0 && s.holder[rec.slot[0].First] == rec.id
+	}
+	return r, true
 }
 
 func (s *Snapshot) leaked() Pages {

@@ -284,3 +284,33 @@ func TestPageLingersFromTheDeferEvent(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, page.Lingering, "freed after the timeout")
 }
+
+// A response seen at an earlier step lingers as it did then: a release
+// settled later must not show before it happens.
+func TestLastResponseLingersAsAtItsStep(t *testing.T) {
+	p, ok := PresetBySlug("late-write")
+	require.True(t, ok)
+	e, err := Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	lingering := map[bool]int{}
+	for step := 1; step <= len(e.Events()); step++ {
+		snap, err := e.SnapshotAt(step)
+		require.NoError(t, err)
+		if r, ok := snap.LastResponse(); ok && r.Request == 1 {
+			lingering[r.Lingering]++
+		}
+	}
+	assert.Positive(t, lingering[true], "r1's decode half holds its pages until the settle")
+	assert.False(t, e.Responses()[0].Lingering, "settled by the end")
+}
+
+// A cancelled request's announcement says no response came, as the page
+// shows no status for it.
+func TestCancelledAnnouncementNamesNoStatus(t *testing.T) {
+	p, _ := PresetBySlug("abort-both")
+	e, err := Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	r := e.Responses()[0]
+	require.Equal(t, StateCancelled, r.State)
+	assert.Equal(t, "Request 1 from tenant A: no response. "+r.Verdict(), r.Announcement())
+}
