@@ -50,12 +50,14 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 	got := rendersOf(t, m, e, m.onSend)
 	t.Logf("components rendered by a Send: %v", got)
 	assert.Equal(t, 1, got["playground"], "the page renders once")
-	for _, changed := range []string{"responsePanel", "stepper", "poolView", "gridView", "poolGrid", "metricsPanel", "eventLog", "sharePanel"} {
-		assert.Equal(t, 1, got[changed], "%s shows the new response", changed)
+	changed := []string{"responsePanel", "stepper", "scrubber", "pipelineView", "poolView", "gridView", "poolGrid", "metricsPanel", "eventLog", "sharePanel"}
+	for _, c := range changed {
+		assert.Equal(t, 1, got[c], "%s shows the new response", c)
 	}
-	for _, same := range []string{"intro", "settingsForm", "requestForm"} {
+	for _, same := range []string{"intro", "settingsForm", "requestForm", "tour", "compareView", "lingeringPanel"} {
 		assert.Zero(t, got[same], "%s did not change", same)
 	}
+	assert.Len(t, got, 1+len(changed), "the page and the changed ones, nothing else: %v", got)
 }
 
 // Stepping changes the step's views only: the settings, the request form
@@ -63,7 +65,7 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 func TestStepRendersOnlyWhatChanged(t *testing.T) {
 	m, e := mountPage(t)
 	got := rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, 1) })
-	for _, changed := range []string{"responsePanel", "stepper", "poolView", "gridView", "poolGrid", "eventLog"} {
+	for _, changed := range []string{"responsePanel", "stepper", "scrubber", "pipelineView", "poolView", "gridView", "poolGrid", "eventLog"} {
 		assert.Equal(t, 1, got[changed], "%s shows the step", changed)
 	}
 	for _, same := range []string{"intro", "settingsForm", "requestForm", "metricsPanel"} {
