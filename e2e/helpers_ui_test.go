@@ -98,7 +98,29 @@ func setValueOnly(b *browser, sel, value string) {
 // clickSel sends a real mouse click to the first element matching sel.
 func clickSel(b *browser, sel string) {
 	b.t.Helper()
+	settleInView(b, fmt.Sprintf(`document.querySelector(%s)`, jsLit(sel)))
 	b.Do(chromedp.Click(chromedp.CSS(sel)))
+}
+
+// clickPath clicks the element a JavaScript expression finds, as clickSel.
+func clickPath(b *browser, jsPath string) {
+	b.t.Helper()
+	settleInView(b, jsPath)
+	b.Do(chromedp.Click(chromedp.JSPath(jsPath)))
+}
+
+// settleInView scrolls the element el finds (if any yet) into view and waits
+// two frames for the page to lay out what came into view — the log's rows
+// skip layout while off screen (content-visibility) and grow when shown —
+// so that the click lands where the element then is.
+func settleInView(b *browser, el string) {
+	b.t.Helper()
+	b.Do(chromedp.Evaluate[chromedp.Void](`(async () => {
+		const e = `+el+`;
+		if (!e) return;
+		e.scrollIntoView({block: "center"});
+		await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+	})()`, chromedp.EvalAwaitPromise))
 }
 
 // textOf is the trimmed textContent of the first element matching sel, or

@@ -238,7 +238,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		total := countAll(b, "#log li[data-step][data-stage]")
 		step := evalJS[string](b, `[...document.querySelectorAll('#log li[data-stage="decode.prealloc"]')].pop().dataset.step`)
 		require.NotEmpty(t, step)
-		b.Do(chromedp.Click(chromedp.JSPath(`[...document.querySelectorAll('#log li[data-stage="decode.prealloc"] button')].pop()`)))
+		clickPath(b, `[...document.querySelectorAll('#log li[data-stage="decode.prealloc"] button')].pop()`)
 		want := fmt.Sprintf("Step %s of %d", step, total)
 		waitFor(b, want, fmt.Sprintf(`document.querySelector("#step-pos").textContent.includes(%s)`, jsLit(want)))
 		assert.Positive(t, countAll(b, "#grid .cell.touched"), "touched cells are outlined")
