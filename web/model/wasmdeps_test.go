@@ -20,10 +20,13 @@ func TestWasmDoesNotLinkPrometheus(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
-	deps := string(out)
-	require.Contains(t, deps, "kvleak/web/model\n", "the list is the wasm's")
-	for _, banned := range []string{"github.com/prometheus/", "google.golang.org/protobuf"} {
-		assert.NotContains(t, deps, banned)
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, "kvleak/web/model", "the list is the wasm's")
+	var linked []string
+	for _, d := range deps {
+		if strings.HasPrefix(d, "github.com/prometheus/") || strings.HasPrefix(d, "google.golang.org/protobuf") {
+			linked = append(linked, d)
+		}
 	}
-	assert.Greater(t, strings.Count(deps, "\n"), 50)
+	assert.Empty(t, linked, "the wasm links the test-only parser")
 }
