@@ -112,3 +112,8 @@ func TestWriterCheckCostsAReadPerPage(t *testing.T) {
 	assert.Equal(t, 24, e.Metrics().WriterChecks)
 	assert.Equal(t, 3, e.Metrics().Finished)
 }
+
+func TestGatewayBlockAnnouncement(t *testing.T) {
+	last, _ := replayPreset(t, "gateway-block").LastResponse()
+	assert.Equal(t, "Request 2 from tenant B: HTTP 502. BLOCKED by the AI gateway: decode read 7 pages of tenant A for tenant B; the client got 502 instead", last.Announcement())
+}

@@ -151,7 +151,7 @@ func (r Response) verdict() string {
 
 // Announcement is the short sentence a screen reader hears.
 func (r Response) Announcement() string {
-	if r.Leaked() {
+	if r.Leaked() && r.Gateway != "block" {
 		return fmt.Sprintf("%s leaked to tenant %s", leakPhrase(r.Leaks), r.Tenant)
 	}
 	return fmt.Sprintf("Request %d from tenant %s: HTTP %d. %s", r.Request, r.Tenant, r.Status, r.Verdict())

@@ -94,9 +94,14 @@ func (p *playground) Render() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
 				}),
 				newMetricsPanel().Metrics(v.metrics),
+				newPrometheusView().Text(v.prometheus),
+				app.If(!readOnly, func() app.UI {
+					return newLaunchPanel().Launch(v.launch).OnRun(p.onRunLaunch).OnSelect(p.onSelectStep)
+				}),
 				newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
 			),
 		),
+		app.If(!embed, func() app.UI { return newTimelineView().Points(model.Timeline()) }),
 	)
 }
 

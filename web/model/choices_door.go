@@ -51,6 +51,16 @@ func DoorWith(c engine.Config, state string, on bool) string {
 	return c.Retires().With(engine.PendingState(state), on).String()
 }
 
+// Toggled is a KindSet setting's value with one box turned on or off, read
+// from the boxes the view shows.
+func (v SettingView) Toggled(value string, on bool) string {
+	var set engine.RetireSet
+	for _, it := range v.Set {
+		set = set.With(engine.PendingState(it.Value), it.On)
+	}
+	return set.With(engine.PendingState(value), on).String()
+}
+
 func doorHint(c engine.Config) string {
 	from := "set here"
 	if c.Door == engine.DoorFromMode {
