@@ -44,7 +44,7 @@ func (c *doorFieldset) Render() app.UI {
 			app.P().ID(box+"-hint").Class("hint").Body(
 				app.Strong().Text("Retired: "), app.Text(it.Retired), app.Br(),
 				app.Strong().Text("Not retired: "), app.Text(it.Unchecked), app.Text(" "),
-				app.A().Href("?v=2&preset="+it.Preset).DataSet("preset", it.Preset).Text("See it: "+it.PresetName),
+				app.A().Href(model.PresetHref(it.Preset)).DataSet("preset", it.Preset).Text("See it: "+it.PresetName),
 			),
 		)
 	}

@@ -147,10 +147,10 @@ func TestTimelineLinksOpenTheirPresets(t *testing.T) {
 	tl := Timeline()
 	require.Len(t, tl, 9)
 	for _, p := range tl {
-		st, err := DecodeLink(strings.TrimPrefix(p.Href, "?"))
+		st, err := DecodeLink(strings.TrimPrefix(p.Href, "/?"))
 		require.NoError(t, err, p.When)
 		assert.Equal(t, p.Preset, st.Preset)
 		assert.NotEmpty(t, p.PresetName, p.When)
 	}
-	assert.Equal(t, "?v=2&preset=glm-remediated-tests", tl[5].Href)
+	assert.Equal(t, "/?v=2&preset=glm-remediated-tests", tl[5].Href)
 }

@@ -30,7 +30,12 @@ func Timeline() []TimelinePoint {
 	for i, t := range timeline {
 		p, _ := engine.PresetBySlug(t.preset)
 		out[i] = TimelinePoint{When: t.when, What: t.what, Preset: t.preset, PresetName: p.Name,
-			Href: "?v=" + linkVersion + "&preset=" + t.preset}
+			Href: PresetHref(t.preset)}
 	}
 	return out
 }
+
+// PresetHref is a preset's short link, from the site's root: go-app puts
+// the hosting prefix before it, and before a bare "?…" it would drop the
+// slash ("/kvleak?…").
+func PresetHref(slug string) string { return "/?v=" + linkVersion + "&preset=" + slug }
