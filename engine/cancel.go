@@ -5,10 +5,17 @@ import "fmt"
 // cancelled ends the request if the client cancels it at this stage, and
 // lets the router react according to the cancel policy.
 func (f *flight) cancelled(at Stage) bool {
-	if f.r.req.CancelAt != at {
+	if f.r.req.CancelAt != at || f.ghost {
 		return false
 	}
 	e := f.e
+	if !e.cfg.Retires().Has(PendingCancelled) {
+		f.ghost = true
+		f.resp.CancelledAt = at
+		e.emit(f.r, StageRouter, HalfRouter, nil, fmt.Sprintf(
+			"The client cancels at %s, but nothing retires a cancelled request — the simulation's illustration (SGLang's abort_request stops it in whichever queue holds it): no abort reaches either half, and the request runs on for nobody.", at))
+		return false
+	}
 	f.resp.CancelledAt = at
 	f.end(StateCancelled, 499, "client closed the request at "+string(at))
 	held := len(f.r.slot) > 0
@@ -51,5 +58,16 @@ func (f *flight) cancelled(at Stage) bool {
 func (f *flight) respondCancelled() {
 	f.e.emit(f.r, StageResponse, HalfRouter, nil, fmt.Sprintf(
 		"No response: tenant %s's client went away (logged as %d, the simulation's code for a closed request).", f.resp.Tenant, f.resp.Status))
+	f.resp.Step = len(f.e.events)
+}
+
+// respondGhost ends a request whose client left while nothing retired it:
+// all its work was done for nobody.
+func (f *flight) respondGhost() {
+	f.end(StateCancelled, 499, "client closed the request at "+string(f.resp.CancelledAt))
+	f.e.m.ghostPages += f.resp.Allocated
+	f.e.emit(f.r, StageResponse, HalfRouter, nil, fmt.Sprintf(
+		"No response: tenant %s's client went away at %s, yet the engine ran the whole request for nobody — %s %s reserved, %s written, %s read (logged as %d).",
+		f.resp.Tenant, f.resp.CancelledAt, th(f.resp.Allocated), plural(f.resp.Allocated, "page", "pages"), th(f.written.Len()), th(f.resp.ReadPages.Len()), f.resp.Status))
 	f.resp.Step = len(f.e.events)
 }

@@ -28,7 +28,7 @@ func Compare(cfg Config, ops []Op) (Comparison, error) {
 	var c Comparison
 	for _, m := range []Mode{Vulnerable, Fixed} {
 		side := cfg
-		side.Mode = m
+		side.Mode, side.Door = m, DoorFromMode // the two doors, as their modes retire
 		e, err := New(side)
 		if err != nil {
 			return c, err

@@ -48,6 +48,14 @@ type Config struct {
 	ScrubOnFree bool `json:"scrub"`
 	// Cancel is the router's policy on a client abort.
 	Cancel CancelPolicy `json:"cancel"`
+	// Door is what the admission door retires: DoorFromMode (what Mode
+	// does), "none", "all" or states joined by dots (see RetireSet).
+	Door string `json:"door,omitempty"`
+	// CheckWriter makes decode check the last writer of every page it
+	// attends over against the request: one metadata read per page.
+	CheckWriter bool `json:"wcheck,omitempty"`
+	// Gateway is the AI gateway in front of the engine; empty is off.
+	Gateway GatewayMode `json:"gw,omitempty"`
 	// KVBytesPerToken sizes a page in bytes, to price scrubbing. The default
 	// (70,272 = 61 layers × 576 dims × 2 bytes) is a DeepSeek-V3-class MLA
 	// figure: an assumption, since the postmortem gives none.
@@ -94,6 +102,7 @@ var fieldLabel = map[string]string{
 	"context": "context length", "pool": "pool size", "page": "page size",
 	"slot": "pages per slot", "mode": "admission mode", "cancel": "cancel policy",
 	"kvBytes": "KV bytes per token", "alloc": "allocator",
+	"door": "what the door retires", "gw": "AI gateway",
 }
 
 func rangeErr(field string, v, lo, hi int, unit string) error {
@@ -125,6 +134,14 @@ func (c Config) Validate() error {
 	case "", Sorted, LIFO, FIFO:
 	default:
 		return &ConfigError{Field: "alloc", Value: fmt.Sprintf("%q", string(c.Allocator)), Rule: `must be "sorted", "lifo" or "fifo"`}
+	}
+	if c.Door != DoorFromMode {
+		if _, err := ParseRetireSet(c.Door); err != nil {
+			return &ConfigError{Field: "door", Value: fmt.Sprintf("%q", c.Door), Rule: `must be "none", "all" or states among rejected, errored, aborted and cancelled joined by dots`}
+		}
+	}
+	if !validGateway(c.Gateway) {
+		return &ConfigError{Field: "gw", Value: fmt.Sprintf("%q", string(c.Gateway)), Rule: `must be "off", "alert" or "block"`}
 	}
 	if c.Cancel != CancelBoth && c.Cancel != CancelOneHalf {
 		return &ConfigError{Field: "cancel", Value: fmt.Sprintf("%q", string(c.Cancel)), Rule: `must be "both" or "one"`}

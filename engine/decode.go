@@ -74,35 +74,78 @@ func (f *flight) decodeTransfer() bool {
 	if f.placeholder() && f.e.cfg.Mode.checksLength() {
 		// The second part of #38704: what prefill sent must cover what
 		// decode is about to commit.
-		f.end(StateAborted, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()))
-		f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, fmt.Sprintf(
+		f.abortAdmitted(StageDecodeTransfer, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()), fmt.Sprintf(
 			"DecodeTransferQueue polls KVPoll.Success, then checks the transferred length before it commits: prefill sent 1 token, decode would commit %s %s. It aborts the request with its pending FINISH_ABORT(400) and reads nothing.",
-			th(f.r.slot.Len()), plural(f.r.slot.Len(), "page", "pages"))).Poll = PollSuccess
-		f.respondError()
-		f.release("decode (aborted before commit)")
+			th(f.r.slot.Len()), plural(f.r.slot.Len(), "page", "pages")), "decode (aborted before commit)")
+		return false
+	}
+	if f.failedUnseen && f.e.cfg.Mode.checksLength() {
+		n := f.pagesFor(f.tokens)
+		f.abortAdmitted(StageDecodeTransfer, 500, fmt.Sprintf("transferred length check: prefill sent 0 of %d tokens", f.tokens), fmt.Sprintf(
+			"DecodeTransferQueue is not told of the failure, but the length check before commit (#38704's second part) sees that prefill sent nothing for the %s %s decode would commit. It aborts with 500 and reads nothing.",
+			th(n), plural(n, "page", "pages")), "decode (aborted before commit)")
 		return false
 	}
 	text := fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len covers the %s written %s.",
 		th(f.written.Len()), plural(f.written.Len(), "page", "pages"))
-	if f.placeholder() {
+	switch {
+	case f.placeholder():
 		text = fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len is the whole reservation, %s pages, not the one page prefill wrote.",
 			th(f.r.slot.Len()))
+	case f.failedUnseen:
+		n := f.pagesFor(f.tokens)
+		text = fmt.Sprintf("DecodeTransferQueue, never told of the failure, treats the transfer as done; kv_committed_len covers the prompt's %s %s, which prefill never wrote.",
+			th(n), plural(n, "page", "pages"))
 	}
 	f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, text).Poll = PollSuccess
 	return true
+}
+
+// committed is what decode attends over: what prefill wrote, or, when it
+// does not know better, what it reserved for the prompt.
+func (f *flight) committed() Pages {
+	switch {
+	case f.placeholder():
+		return f.r.slot // it attends over what it reserved, not what prefill wrote
+	case f.failedUnseen:
+		return f.r.slot.Head(f.pagesFor(f.tokens))
+	}
+	return f.written
 }
 
 func (f *flight) running() bool {
 	if f.cancelled(StageDecodeRunning) {
 		return false
 	}
-	read := f.written
-	if f.placeholder() {
-		read = f.r.slot // it attends over what it reserved, not what prefill wrote
+	read := f.committed()
+	if f.e.cfg.CheckWriter && !f.writersMatch(read) {
+		return false
 	}
 	f.e.readInto(&f.resp, read, f.r)
 	f.resp.ReadStep = len(f.e.events) + 1
 	f.e.emit(f.r, StageDecodeRunning, HalfDecode, read, fmt.Sprintf(
 		"The running batch attends over %s %s: %s.", th(read.Len()), plural(read.Len(), "page", "pages"), f.e.provenance(f.resp)))
 	return true
+}
+
+// abortAdmitted ends an admitted request with FINISH_ABORT. The queue
+// that holds it frees its slot — unless the door does not retire aborted
+// requests, and then nobody does.
+func (f *flight) abortAdmitted(at Stage, status int, reason, text, who string) {
+	f.end(StateAborted, status, reason)
+	ev := f.e.emit(f.r, at, HalfDecode, nil, text)
+	if at == StageDecodeTransfer {
+		ev.Poll = PollSuccess
+	}
+	f.respondError()
+	if f.e.cfg.Retires().Has(PendingAborted) {
+		f.release(who)
+		return
+	}
+	n := f.r.slot.Len()
+	f.resp.Unretired = true
+	f.e.m.unretiredPages += n
+	f.e.emit(f.r, StageRelease, HalfDecode, nil, fmt.Sprintf(
+		"Nobody retires the aborted request — the simulation's illustration of a door that does not (SGLang frees an aborted request's pages): its %s %s (%s) stay held, and no later request can have them.",
+		th(n), plural(n, "page", "pages"), f.r.slot))
 }

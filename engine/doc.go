@@ -18,6 +18,14 @@
 // clearing. A deferred release that times out lets a late transfer write
 // into pages already handed to another request: the second bug class.
 //
+// The article's three questions are experiments here: what the door
+// retires (Config.Door, a RetireSet over the pending terminal states; the
+// modes map onto it), the launch suite (LaunchSuite, LaunchResults), and
+// two defences downstream of free() besides scrubbing, each with its cost:
+// decode's last-writer check and an AI gateway with bounded fingerprints.
+// Only the pending rejection's path is the incident's; the others are the
+// simulation's illustration and say so in their log lines.
+//
 // Everything the playground shows is computed here: page ownership, leaked
 // pages, HTTP status, the ordered event log, metrics and the capacity check.
 // The same Config and sequence of operations always give the same log,

@@ -19,6 +19,8 @@ type Engine struct {
 	late []lateWrite
 	// preallocQueue holds the requests waiting in DecodePreallocQueue, oldest first.
 	preallocQueue []*record
+	// prints are the AI gateway's fingerprints, per tenant index.
+	prints []prints
 }
 
 // record is the engine's own state of one request.
@@ -27,6 +29,7 @@ type record struct {
 	tenant   int // index into Engine.tenants
 	req      Request
 	text     string // what its pages hold
+	content  string // the same without the tenant label: what the gateway sees echoed
 	slot     Pages  // decode's reservation, in slot order
 	released bool
 	linger   *linger

@@ -18,7 +18,7 @@ func (f *flight) intake() bool {
 	case overEngine:
 		f.resp.Path = PathPlaceholder
 		f.tokens = 1
-		f.r.text = pageText(f.r.req.Tenant, PlaceholderContent)
+		f.r.text, f.r.content = pageText(f.r.req.Tenant, PlaceholderContent), PlaceholderContent
 		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
 			"validate_input_length: %s tokens is at least max_req_input_len %s (%s): “%s” set_finish_with_abort: the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
 			th(n), th(cfg.MaxReqInputLen()), limitWords(cfg), inputLengthMessage(n, cfg.MaxReqInputLen())))
@@ -38,7 +38,7 @@ func limitWords(c Config) string {
 // admission is the door: PrefillBootstrapQueue and DecodePreallocQueue.
 func (f *flight) admission() bool {
 	switch {
-	case f.placeholder() && f.e.cfg.Mode.retires():
+	case f.placeholder() && f.e.cfg.Retires().Has(PendingRejected):
 		f.end(StateRejected, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()))
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
 			"The patched door (#38704) sees the pending FINISH_ABORT(400) and retires the request: no KV sender, no KV receiver, no page allocated; it keeps its 400.")

@@ -32,6 +32,13 @@ type Metrics struct {
 	// LateWrites counts transfers that landed after a deferred-release
 	// timeout had freed their pages.
 	LateWrites int `json:"lateWrites"`
+
+	// What the door's unchecked states and the defences cost.
+	PagesUnretired int `json:"pagesUnretired"` // held by aborted requests nobody retired
+	GhostPages     int `json:"ghostPages"`     // reserved for clients that had gone
+	WriterChecks   int `json:"writerChecks"`   // decode's last-writer metadata reads
+	GatewayAlerts  int `json:"gatewayAlerts"`
+	GatewayBlocks  int `json:"gatewayBlocks"`
 }
 
 // counters are kept as events happen, so Metrics costs nothing per page.
@@ -41,6 +48,8 @@ type counters struct {
 	lingeringPages, scrubWrites, lateWrites                        int
 	scrubBytes                                                     int64
 	deferred                                                       [3]int
+	unretiredPages, ghostPages, writerChecks                       int
+	gatewayAlerts, gatewayBlocks                                   int
 }
 
 // states are the terminal states, in Metrics order.
@@ -60,7 +69,7 @@ func (c *counters) record(r Response) {
 	if r.State != StateCancelled {
 		c.responses++
 	}
-	if r.Leaked() {
+	if r.Leaked() && r.State != StateCancelled { // nobody received a cancelled one
 		c.leakedResponses++
 		c.leakedPages += r.LeakedPages.Len()
 	}
@@ -86,6 +95,8 @@ func (e *Engine) Metrics() Metrics {
 		PagesStaged: e.pool.free.nStage, PagesStale: e.pool.stale, PagesLingering: c.lingeringPages,
 		ScrubWrites: c.scrubWrites, ScrubBytes: c.scrubBytes,
 		DeferredRelease: map[Outcome]int{}, LateWrites: c.lateWrites,
+		PagesUnretired: c.unretiredPages, GhostPages: c.ghostPages, WriterChecks: c.writerChecks,
+		GatewayAlerts: c.gatewayAlerts, GatewayBlocks: c.gatewayBlocks,
 	}
 	for i, o := range Outcomes {
 		m.DeferredRelease[o] = c.deferred[i]

@@ -27,6 +27,13 @@ func (f *flight) transfer() bool {
 	if f.cancelled(StagePrefillTransfer) {
 		return false
 	}
+	if f.r.req.FailTransfer && !f.e.cfg.Retires().Has(PendingErrored) {
+		f.failedUnseen = true
+		f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, nil,
+			"send_kv_chunk fails: prefill polls KVPoll.Failed and closes its KV sender, but decode is not told — the simulation's illustration of a door that does not retire an errored request (SGLang's DecodeTransferQueue does poll it). Nothing is written into decode's reservation.").Poll = PollFailed
+		f.e.landLateWrites(f)
+		return true
+	}
 	if f.r.req.FailTransfer {
 		f.end(StateErrored, 500, "KV transfer failed (KVPoll.Failed): Internal Server Error")
 		f.e.emit(f.r, StagePrefillTransfer, HalfBoth, nil,

@@ -34,7 +34,21 @@ const glmWarmTokens = GLMLaunchPoolTokens - 4_096 - 7
 
 // Presets returns the scenarios, in the order the UI lists them. Each call
 // returns fresh values.
-func Presets() []Preset {
+func Presets() []Preset { return append(incidentPresets(), experimentPresets()...) }
+
+// presetIn finds a preset by its slug in ps.
+func presetIn(ps []Preset, slug string) (Preset, bool) {
+	for _, p := range ps {
+		if p.Slug == slug {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// incidentPresets are the scenarios of the postmortem itself, before the
+// experiments (presets_experiments.go).
+func incidentPresets() []Preset {
 	demoOps := []Op{
 		SendOp(Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret}),
 		SendOp(Request{Tenant: "B", PromptTokens: DemoPromptB, Content: "summarise my notes"}),

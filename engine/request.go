@@ -80,10 +80,15 @@ func checkText(field, label, s string, lo, hi int) error {
 
 // pageText is what a page written by a request holds.
 func pageText(tenant, content string) string {
+	return "tenant-" + tenant + ":" + pageContent(content)
+}
+
+// pageContent is the text a page echoes, without the tenant label.
+func pageContent(content string) string {
 	if content == "" {
-		content = "prompt"
+		return "prompt"
 	}
-	return "tenant-" + tenant + ":" + content
+	return content
 }
 
 // PlaceholderContent is what the one-token placeholder writes.

@@ -59,6 +59,13 @@ type Response struct {
 	// LateWriteFrom lists the requests whose late transfer (after their
 	// deferred release timed out) wrote into this response's pages.
 	LateWriteFrom []int `json:"lateWriteFrom,omitempty"`
+	// FailedUnseen: the KV transfer failed and decode, never told, went on.
+	FailedUnseen bool `json:"failedUnseen,omitempty"`
+	// Unretired: aborted, but nobody freed its pages; they stay held.
+	Unretired bool `json:"unretired,omitempty"`
+	// Gateway is what the AI gateway did on finding another tenant's
+	// content: "alert" or "block" ("" when it found none or is off).
+	Gateway string `json:"gateway,omitempty"`
 	// Step is the log step of the response event; ReadStep that of the
 	// decode read (0 when decode read nothing).
 	Step     int `json:"step"`
@@ -95,7 +102,20 @@ func leakPhrase(leaks []Leak) string {
 
 // Verdict says in words what happened, for the verdict line.
 func (r Response) Verdict() string {
+	v := r.verdict()
+	if r.Gateway == "alert" {
+		v += " — the AI gateway raised an alert"
+	}
+	return v
+}
+
+func (r Response) verdict() string {
 	switch {
+	case r.Gateway == "block":
+		return fmt.Sprintf("BLOCKED by the AI gateway: decode read %s for tenant %s; the client got 502 instead", leakPhrase(r.Leaks), r.Tenant)
+	case r.State == StateCancelled && r.ReadPages.Len() > 0:
+		return fmt.Sprintf("Cancelled by the client at %s, yet nothing retired it: the engine ran it to the end for nobody (%s %s reserved, %s read)",
+			r.CancelledAt, th(r.Allocated), plural(r.Allocated, "page", "pages"), th(r.ReadPages.Len()))
 	case r.Leaked() && len(r.LateWriteFrom) > 0:
 		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d — written late into its own pages by %s's prefill half after a deferred-release timeout",
 			leakPhrase(r.Leaks), r.Tenant, r.Status, requestList(r.LateWriteFrom))
@@ -115,6 +135,11 @@ func (r Response) Verdict() string {
 			r.CancelledAt, r.Allocated, plural(r.Allocated, "page", "pages"))
 	case r.State == StateCancelled:
 		return fmt.Sprintf("Cancelled by the client at %s; every page released", r.CancelledAt)
+	case r.State == StateAborted && r.Unretired:
+		return fmt.Sprintf("Aborted with %d, but nothing retired it: its %d %s stay held and no later request can have them",
+			r.Status, r.Allocated, plural(r.Allocated, "page", "pages"))
+	case r.State == StateAborted && r.Status == 500:
+		return fmt.Sprintf("Aborted with 500 before decode read anything: %s", r.Reason)
 	case r.State == StateAborted:
 		return fmt.Sprintf("Aborted with %d before decode committed: prefill transferred 1 token for %d reserved %s; no stale page was read",
 			r.Status, r.Allocated, plural(r.Allocated, "page", "pages"))
@@ -127,7 +152,7 @@ func (r Response) Verdict() string {
 // Announcement is the short sentence a screen reader hears.
 func (r Response) Announcement() string {
 	switch {
-	case r.Leaked():
+	case r.Leaked() && r.Gateway != "block":
 		return fmt.Sprintf("%s leaked to tenant %s", leakPhrase(r.Leaks), r.Tenant)
 	case r.State == StateCancelled || r.State == StateWaiting:
 		// No status reached the client: 499 is the log's word for one that went away.

@@ -17,7 +17,8 @@ func (e *Engine) Send(r Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	rec := &record{id: int32(len(e.reqs) + 1), tenant: ti, req: r, text: pageText(r.Tenant, r.Content)}
+	rec := &record{id: int32(len(e.reqs) + 1), tenant: ti, req: r, text: pageText(r.Tenant, r.Content), content: pageContent(r.Content)}
+	e.gatewaySees(ti, r.Content)
 	e.reqs = append(e.reqs, rec)
 	e.reqTenant = append(e.reqTenant, uint8(ti))
 	e.m.requests++
@@ -37,6 +38,12 @@ type flight struct {
 	tokens  int // tokens prefill will write: 1 on the placeholder path
 	written Pages
 	waiting bool // parked in DecodePreallocQueue
+	// failedUnseen: the transfer failed and the door does not retire an
+	// errored request, so decode goes on as if it had succeeded.
+	failedUnseen bool
+	// ghost: the client cancelled and the door does not retire a
+	// cancelled request, so it runs on for nobody.
+	ghost bool
 }
 
 func (f *flight) placeholder() bool { return f.resp.Path == PathPlaceholder }
@@ -87,16 +94,24 @@ func (f *flight) end(s State, status int, reason string) {
 }
 
 func (f *flight) respond() {
+	if f.ghost {
+		f.respondGhost()
+		return
+	}
 	f.resp.State, f.resp.Status = StateFinished, 200
-	f.resp.WrongStatus = f.placeholder()
+	f.resp.WrongStatus = f.placeholder() || f.failedUnseen
+	f.resp.FailedUnseen = f.failedUnseen
 	text := fmt.Sprintf("HTTP 200 to tenant %s.", f.resp.Tenant)
 	switch {
 	case f.resp.Leaked():
 		text = fmt.Sprintf("HTTP 200 to tenant %s carrying %s: a leak.", f.resp.Tenant, leakPhrase(f.resp.Leaks))
+	case f.failedUnseen:
+		text = fmt.Sprintf("HTTP 200 to tenant %s for a request whose KV transfer failed.", f.resp.Tenant)
 	case f.resp.WrongStatus:
 		text = fmt.Sprintf("HTTP 200 to tenant %s for a request intake had rejected.", f.resp.Tenant)
 	}
 	f.e.emit(f.r, StageResponse, HalfDecode, nil, text)
+	f.gatewayInspect()
 	f.resp.Step = len(f.e.events)
 }
 

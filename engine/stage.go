@@ -16,6 +16,7 @@ const (
 	StageResponse         Stage = "response"          // the HTTP response to the client
 	StageRelease          Stage = "release"           // pages returned to the free list
 	StageRouter           Stage = "router"            // the router's reaction to a client abort
+	StageGateway          Stage = "gateway"           // the AI gateway in front (the simulation's illustration)
 )
 
 // CancelStages are the stages at which a client can cancel a request in

@@ -70,6 +70,10 @@ func (p *playground) onSettle(ctx app.Context, request int, o engine.Outcome) {
 	p.apply(ctx, func(s *model.Session) error { return s.Settle(request, o) })
 }
 
+func (p *playground) onRunLaunch(ctx app.Context) {
+	p.apply(ctx, (*model.Session).RunLaunchTests)
+}
+
 func (p *playground) onStepBy(ctx app.Context, d int) {
 	p.apply(ctx, func(s *model.Session) error { s.StepBy(d); return nil })
 }

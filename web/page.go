@@ -85,9 +85,12 @@ func (p *playground) Render() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
 				}),
 				newMetricsPanel().Metrics(v.metrics),
+				newPrometheusView().Text(v.prometheus),
+				newLaunchPanel().Launch(v.launch).OnRun(p.onRunLaunch).OnSelect(p.onSelectStep),
 				newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
 			),
 		),
+		newTimelineView().Points(model.IncidentTimeline()),
 	)
 }
 

@@ -35,6 +35,8 @@ type pageViews struct {
 	lingering  []model.Lingering
 	metrics    model.MetricsView
 	events     []engine.Event
+	launch     model.LaunchView
+	prometheus string
 }
 
 // views reads the session's views. A panic here (a bug) is contained: the
@@ -76,5 +78,6 @@ func (p *playground) views() (v pageViews) {
 	v.lingering = s.Lingering()
 	v.metrics = s.Metrics()
 	v.events = s.Engine().Events()
+	v.launch, v.prometheus = s.Launch(), s.Prometheus()
 	return v
 }

@@ -79,6 +79,8 @@ func (c *settingsForm) onPresetChange(ctx app.Context, e app.Event) { c.onPreset
 
 func (c *settingsForm) renderSetting(v model.SettingView) app.UI {
 	switch v.Field.Kind() {
+	case model.KindSet:
+		return newDoorFieldset().Setting(v).OnChoice(c.onChoice)
 	case model.KindChoice:
 		return choiceField(v, safe(c.onChoiceChange))
 	case model.KindFlag:

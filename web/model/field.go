@@ -22,6 +22,9 @@ const (
 	Allocator
 	Cancel
 	Scrub
+	Door
+	WriterCheck
+	Gateway
 	PromptTokens
 	Secret
 	Tenant
@@ -39,6 +42,7 @@ const (
 	KindChoice             // one of a list of options
 	KindFlag               // on or off
 	KindText               // free text
+	KindSet                // a set of options, each on or off (a fieldset of checkboxes)
 )
 
 // Option is one choice of a KindChoice field.
@@ -54,6 +58,10 @@ type fieldSpec struct {
 	num         func(*engine.Config) *int
 	choice      func(*engine.Config) *string
 	flag        func(*engine.Config) *bool
+	// An optional setting is left out of a link while at its default,
+	// zero, so links made before it existed read the same.
+	optional bool
+	zero     string
 }
 
 var fields = [fieldCount]fieldSpec{
@@ -76,6 +84,12 @@ var fields = [fieldCount]fieldSpec{
 		choice: func(c *engine.Config) *string { return (*string)(&c.Cancel) }},
 	Scrub: {id: "scrub", key: "scrub", kind: KindFlag, label: "Scrub pages on free (one write per freed page)",
 		flag: func(c *engine.Config) *bool { return &c.ScrubOnFree }},
+	Door: {id: "door", key: "door", kind: KindSet, label: "What the door retires", options: doorOptions, optional: true, zero: engine.DoorFromMode,
+		choice: func(c *engine.Config) *string { return &c.Door }},
+	WriterCheck: {id: "writer-check", key: "wcheck", kind: KindFlag, label: "Decode checks each page's last writer (one metadata read per page)", optional: true, zero: "0",
+		flag: func(c *engine.Config) *bool { return &c.CheckWriter }},
+	Gateway: {id: "gateway", key: "gw", kind: KindChoice, label: "AI gateway in front", options: gatewayOptions, optional: true, zero: string(engine.GatewayOff),
+		choice: func(c *engine.Config) *string { return (*string)(&c.Gateway) }},
 	PromptTokens: {id: "prompt-tokens", kind: KindNumber, label: "Prompt length (tokens)"},
 	Secret:       {id: "secret", kind: KindText, label: "Content (what each KV page it writes holds)"},
 	Tenant:       {id: "tenant", kind: KindChoice, label: "Tenant"},
@@ -84,7 +98,7 @@ var fields = [fieldCount]fieldSpec{
 }
 
 // Settings are the fields that configure the engine, in form order.
-var Settings = []Field{Context, Pool, PageSize, SlotPages, Mode, Allocator, Cancel, Scrub}
+var Settings = []Field{Context, Pool, PageSize, SlotPages, Mode, Allocator, Cancel, Scrub, Door, WriterCheck, Gateway}
 
 // ID is the field's DOM id, a stable hook for tests and docs.
 func (f Field) ID() string { return f.spec().id }
@@ -135,7 +149,10 @@ func (f Field) value(c engine.Config) string {
 	case sp.num != nil:
 		return fmt.Sprint(*sp.num(&c))
 	case sp.choice != nil:
-		return *sp.choice(&c)
+		if v := *sp.choice(&c); v != "" {
+			return v
+		}
+		return sp.zero
 	case sp.flag != nil:
 		if *sp.flag(&c) {
 			return "1"
@@ -166,7 +183,7 @@ func (f Field) set(c *engine.Config, val string) error {
 		}
 		*sp.num(c) = n
 	case sp.choice != nil:
-		*sp.choice(c) = val
+		sp.setChoice(c, val)
 	case sp.flag != nil:
 		if val != "0" && val != "1" {
 			return fmt.Errorf("must be 0 or 1")
@@ -176,4 +193,20 @@ func (f Field) set(c *engine.Config, val string) error {
 		return fmt.Errorf("%s is not a setting", f.ID())
 	}
 	return nil
+}
+
+// setChoice stores a choice; the default's value is stored as the empty
+// string the engine reads it as, so a run compares equal however it was set.
+func (sp fieldSpec) setChoice(c *engine.Config, val string) {
+	if val == sp.zero {
+		val = ""
+	}
+	*sp.choice(c) = val
+}
+
+// inLink reports whether a link writes the setting: always, unless it has
+// a default and is at it.
+func (f Field) inLink(c engine.Config) bool {
+	sp := f.spec()
+	return !sp.optional || f.value(c) != sp.zero
 }

@@ -15,6 +15,7 @@ type SettingView struct {
 	Hint    string
 	Err     string
 	Options []Option
+	Set     []SetItem // a KindSet's boxes
 }
 
 // Settings are the engine settings as the form shows them, in form order.
@@ -30,6 +31,12 @@ func (s *Session) Settings() []SettingView {
 			v.Hint = modeHint(s.cfg.Mode)
 		case Allocator:
 			v.Hint = allocatorHint(s.cfg.Allocator)
+		case Door:
+			v.Hint, v.Set = doorHint(s.cfg), doorItems(s.cfg)
+		case WriterCheck:
+			v.Hint = writerCheckHint
+		case Gateway:
+			v.Hint = gatewayHint(s.cfg.Gateway)
 		}
 		out[i] = v
 	}

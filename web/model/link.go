@@ -18,6 +18,8 @@ import (
 //	ctx, pool, page, slot    the configuration, as integers
 //	mode=vulnerable|fixed|retire-only|length-check-only
 //	alloc=sorted|lifo|fifo   cancel=both|one    scrub=0|1
+//	door=none|all|<states joined by dots>   (absent: as the mode retires)
+//	wcheck=0|1               gw=off|alert|block  (absent: 0, off)
 //	op=s,<tenant>,<tokens>,<end>,<content>   a send; end is "-", "fail" or a stage
 //	op=x,<request>,<outcome>                 settle a deferred release
 //	step=<n>                 the selected log step (0 or absent: the latest)
@@ -80,7 +82,9 @@ func runKeys(st LinkState) []string {
 		parts = append(parts, "preset="+url.QueryEscape(st.Preset))
 	}
 	for _, f := range Settings {
-		parts = append(parts, f.Key()+"="+url.QueryEscape(f.value(st.Config)))
+		if f.inLink(st.Config) {
+			parts = append(parts, f.Key()+"="+url.QueryEscape(f.value(st.Config)))
+		}
 	}
 	for _, op := range st.Ops {
 		parts = append(parts, "op="+encodeOp(op))

@@ -42,7 +42,7 @@ func (s *Session) SetChoice(f Field, value string) error {
 		return fmt.Errorf("%s is not a choice setting", f)
 	}
 	cfg := s.cfg
-	*sp.choice(&cfg) = value
+	sp.setChoice(&cfg, value)
 	err := s.applyConfig(f, cfg)
 	if err == nil {
 		s.text[f.index()] = value

@@ -110,7 +110,7 @@ func metricRows(m engine.Metrics) []MetricRow {
 		{"wrong-status", "200s for rejected requests", n(m.WrongStatus)},
 		{"finished", "Finished", n(m.Finished)},
 		{"rejected", "Rejected", n(m.Rejected)},
-		{"aborted", "Aborted by the length check", n(m.Aborted)},
+		{"aborted", "Aborted after admission (length or writer check)", n(m.Aborted)},
 		{"errored", "Errored (KVPoll.Failed)", n(m.Errored)},
 		{"cancelled", "Cancelled by the client", n(m.Cancelled)},
 		{"waiting", "Waiting in DecodePreallocQueue", n(m.Waiting)},
@@ -125,6 +125,11 @@ func metricRows(m engine.Metrics) []MetricRow {
 		{"deferred-timeout", "Deferred release: timeout", n(m.DeferredRelease[engine.OutcomeTimeout])},
 		{"deferred-error", "Deferred release: error", n(m.DeferredRelease[engine.OutcomeError])},
 		{"late-writes", "Late writes into reused pages", n(m.LateWrites)},
+		{"pages-unretired", "Pages held by aborted requests nobody retired", n(m.PagesUnretired)},
+		{"ghost-pages", "Pages reserved for clients that had gone", n(m.GhostPages)},
+		{"writer-checks", "Writer-check metadata reads", n(m.WriterChecks)},
+		{"gateway-alerts", "AI gateway alerts", n(m.GatewayAlerts)},
+		{"gateway-blocks", "AI gateway blocks (502)", n(m.GatewayBlocks)},
 	}
 }
 

@@ -1,0 +1,188 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The article's three questions as experiments (issue 13), each seen to
+// fail and to pass in the browser. One browser serves the table.
+
+// openShort opens a preset by its short link and waits for its latest step.
+func openShort(b *browser, site, slug string) pageView {
+	b.t.Helper()
+	b.Open(site + "?v=2&preset=" + slug)
+	return waitShows(b, slug, expectAt(b.t, slug, 0))
+}
+
+// openVerdict opens a preset of the incident by its short link and waits
+// for its verdict (their pinned runs are presets_expected_test.go's).
+func openVerdict(b *browser, site, slug, verdict string) {
+	b.t.Helper()
+	b.Open(site + "?v=2&preset=" + slug)
+	waitVerdict(b, verdict)
+}
+
+// metric is one #metrics row's value.
+func metric(b *browser, key string) string {
+	b.t.Helper()
+	return textOf(b, fmt.Sprintf(`#metrics [data-metric=%q] dd`, key))
+}
+
+// waitVerdict waits until #verdict reads v.
+func waitVerdict(b *browser, v string) {
+	b.t.Helper()
+	waitFor(b, "verdict "+v, fmt.Sprintf(`(document.querySelector("#verdict") || {}).textContent === %s`, jsLit(v)))
+}
+
+// doorBoxes lists the door's checked boxes.
+func doorBoxes(b *browser) string {
+	b.t.Helper()
+	return evalJS[string](b, `[...document.querySelectorAll("#door input[type=checkbox]:checked")].map(i => i.dataset.state).join(".")`)
+}
+
+func TestExperiments(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	const demoLeak = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
+	cases := []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"door presets: vulnerable leaks, fixed refuses", func(t *testing.T) {
+			openVerdict(b, site, "demo", demoLeak)
+			assert.Equal(t, "errored.aborted.cancelled", doorBoxes(b), "the vulnerable mode retires all but the pending rejection")
+			clickSel(b, "#door-preset-all")
+			waitVerdict(b, "Rejected with 400 before any page was allocated")
+			assert.Equal(t, "rejected.errored.aborted.cancelled", doorBoxes(b))
+			assert.Contains(t, readView(b).Search, "&door=all&")
+			clickSel(b, "#door-preset-none")
+			waitVerdict(b, demoLeak)
+			assert.Equal(t, "", doorBoxes(b))
+			clickSel(b, "#door-rejected") // one box, by a real click
+			waitVerdict(b, "Rejected with 400 before any page was allocated")
+			assert.Contains(t, readView(b).Search, "&door=rejected&")
+		}},
+		{"errored: decode not told leaks; retired answers 500", func(t *testing.T) {
+			openShort(b, site, "door-errored")
+			assert.Equal(t, "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200", textOf(b, "#verdict"))
+			clickSel(b, "#door-errored")
+			waitVerdict(b, "Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error")
+			assert.Equal(t, "500", textOf(b, "#status"))
+		}},
+		{"aborted: pages held, C waits; retired frees them", func(t *testing.T) {
+			openShort(b, site, "door-aborted")
+			assert.Equal(t, "8", metric(b, "pages-unretired"))
+			assert.Equal(t, "1", metric(b, "waiting"))
+			clickSel(b, "#door-aborted")
+			waitVerdict(b, "OK: HTTP 200 with tenant C's own 3 pages")
+			assert.Equal(t, "0", metric(b, "pages-unretired"))
+		}},
+		{"cancelled: runs for nobody; retired costs nothing", func(t *testing.T) {
+			openShort(b, site, "door-cancelled")
+			assert.Equal(t, "8", metric(b, "ghost-pages"))
+			clickSel(b, "#door-cancelled")
+			waitFor(b, "no ghost pages", `document.querySelector('#metrics [data-metric="ghost-pages"] dd').textContent === "0"`)
+			assert.Equal(t, "OK: HTTP 200 with tenant B's own 3 pages", textOf(b, "#verdict"))
+		}},
+		{"writer check: 500 instead of a leak, a read per page", func(t *testing.T) {
+			openVerdict(b, site, "demo", demoLeak)
+			clickSel(b, "#writer-check")
+			waitVerdict(b, "Aborted with 500 before decode read anything: decode's writer check: page 1 was last written by r1 (tenant A), not by this request")
+			assert.Equal(t, "10", metric(b, "writer-checks"))
+			assert.Contains(t, readView(b).Search, "&wcheck=1&")
+			clickSel(b, "#writer-check")
+			waitVerdict(b, demoLeak)
+			assert.NotContains(t, readView(b).Search, "wcheck")
+		}},
+		{"gateway: block, alert, off", func(t *testing.T) {
+			openShort(b, site, "gateway-block")
+			assert.Equal(t, "block", valueOf(b, "#gateway"))
+			assert.Equal(t, "1", metric(b, "gateway-blocks"))
+			assert.Contains(t, textOf(b, "#gateway-hint"), "What it cannot see: in a real model leaked KV shows up as text conditioned on another tenant's context")
+			setField(b, "#gateway", "alert")
+			waitVerdict(b, demoLeak+" — the AI gateway raised an alert")
+			assert.Equal(t, "200", textOf(b, "#status"))
+			assert.Contains(t, readView(b).Search, "&gw=alert&")
+			setField(b, "#gateway", "off")
+			waitVerdict(b, demoLeak)
+			assert.NotContains(t, readView(b).Search, "gw=")
+		}},
+		{"launch tests at launch: (a) passes, (b) and (c) fail", func(t *testing.T) {
+			openVerdict(b, site, "glm-launch", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200")
+			clickSel(b, "#run-launch")
+			waitFor(b, "the suite's grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 1 of 3 passed."`)
+			assert.Equal(t, []string{"status:pass", "canary:fail", "capacity:fail"}, launchResults(b))
+			assert.Equal(t, "Fails: r7 (tenant canary-2) got 7 pages of tenant A — pages 81–87.", textOf(b, `#launch [data-test=canary] .detail`))
+			assert.Contains(t, readView(b).Search, "&op=s,canary-1,64,-,CANARY-1-k7Q2&")
+			// Replayable: the address bar's link grades the same in a fresh load.
+			b.Open(site + readView(b).Search)
+			waitFor(b, "the replayed grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 1 of 3 passed."`)
+			// Each test's requests are in the run: show one in the log.
+			clickSel(b, `#launch [data-test=canary] .launch-requests button:last-child`)
+			waitFor(b, "r7's response selected", `/^Step \d+ of 72$/.test(document.querySelector("#step-pos").textContent.trim())`)
+			assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant canary-2 with HTTP 200", textOf(b, "#verdict"))
+		}},
+		{"launch tests after remediation: all pass", func(t *testing.T) {
+			openVerdict(b, site, "glm-remediated", "OK: HTTP 200 with tenant B's own 900,000 pages")
+			clickSel(b, "#run-launch")
+			waitFor(b, "the suite's grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 3 of 3 passed."`)
+			assert.Equal(t, []string{"status:pass", "canary:pass", "capacity:pass"}, launchResults(b))
+		}},
+		{"prometheus text", func(t *testing.T) {
+			openVerdict(b, site, "late-write", "LEAK: 8 pages of tenant A returned to tenant C with HTTP 200 — written late into its own pages by r1's prefill half after a deferred-release timeout")
+			text := evalJS[string](b, `document.querySelector("#prometheus").textContent`)
+			for _, line := range []string{
+				"# HELP sglang:decode_deferred_kv_release_total ",
+				"# TYPE sglang:decode_deferred_kv_release_total counter\n",
+				`sglang:decode_deferred_kv_release_total{outcome="drained"} 0` + "\n",
+				`sglang:decode_deferred_kv_release_total{outcome="timeout"} 1` + "\n",
+				`sglang:decode_deferred_kv_release_total{outcome="error"} 0` + "\n",
+				"kvleak_leaked_responses_total 1\n",
+				"kvleak_gateway_alerts_total 0\n",
+				"kvleak_scrub_writes_total 0\n",
+			} {
+				assert.Contains(t, text, line)
+			}
+		}},
+		{"timeline points open their presets", func(t *testing.T) {
+			openVerdict(b, site, "demo", demoLeak)
+			assert.Equal(t, 9, countAll(b, "#timeline li"))
+			clickSel(b, `#timeline li:nth-child(6) a`)
+			waitFor(b, "the remediated launch tests", `document.querySelector("#preset").value === "glm-remediated-tests"`)
+			waitFor(b, "their grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 3 of 3 passed."`)
+		}},
+		{"bad values get a message and change nothing", func(t *testing.T) {
+			for q, msg := range map[string]string{
+				"door=finished": `the link's settings are not valid: what the door retires "finished": must be "none", "all" or states among rejected, errored, aborted and cancelled joined by dots`,
+				"gw=maybe":      `the link's settings are not valid: AI gateway "maybe": must be "off", "alert" or "block"`,
+				"wcheck=2":      `parameter wcheck="2": must be 0 or 1`,
+			} {
+				b.Open(site + "?v=2&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&" + q + "&op=s,A,120,-,x")
+				s := waitView(b, "the banner for "+q, func(s pageView) bool { return s.Ready && s.HasBanner })
+				assert.Equal(t, "This link could not be opened. "+msg+" The default scenario is shown instead.Dismiss", s.Banner, q)
+				assert.Equal(t, demoLeak, s.Verdict, "%s: the default scenario stays", q)
+			}
+		}},
+		{"axe on the experiments' panels", func(t *testing.T) {
+			openShort(b, site, "glm-launch-tests")
+			for _, v := range runAxe(b, axeSource(t)) {
+				t.Errorf("axe: %s", v)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			withT(b, t)
+			tc.run(t)
+		})
+	}
+}
+
+// launchResults is "<test>:<result>" per launch test, in order.
+func launchResults(b *browser) []string {
+	b.t.Helper()
+	return evalJS[[]string](b, `[...document.querySelectorAll("#launch li[data-test]")].map(li => li.dataset.test + ":" + li.dataset.result)`)
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestLaunchSuite(t *testing.T) {
+	type want struct {
+		pass   [3]bool
+		detail [3]string
+	}
+	cases := map[string]want{
+		"glm-launch-tests": {[3]bool{true, false, false}, [3]string{
+			"HTTP 200 with 8 pages of output: passes. Yet 7 pages of tenant A are in it — this test cannot see that.",
+			"Fails: r7 (tenant canary-2) got 7 pages of tenant A — pages 81–87.",
+			"Fails: the running engine reads at most 681,273 tokens (max_req_input_len 681,274), 367,303 short of the advertised 1,048,576; the probe got HTTP 200 on the placeholder path.",
+		}},
+		"glm-remediated-tests": {[3]bool{true, true, true}, [3]string{
+			"HTTP 200 with 917,504 pages of output: passes.",
+			"Passes: r6 answered 200, r7 answered 200; no response held another tenant's content.",
+			"Passes: the 1,048,569-token prompt was read in full (1,048,569 pages); the running engine accepts up to 1,048,569 tokens.",
+		}},
+	}
+	for slug, w := range cases {
+		t.Run(slug, func(t *testing.T) {
+			res := replayPreset(t, slug).LaunchResults()
+			assert.Len(t, res, 3)
+			for i, r := range res {
+				assert.True(t, r.Ran, r.ID)
+				assert.Equal(t, w.pass[i], r.Pass, r.ID)
+				assert.Equal(t, w.detail[i], r.Detail, r.ID)
+			}
+			assert.Equal(t, []int{5}, res[0].Requests)
+			assert.Equal(t, []int{6, 7}, res[1].Requests)
+			assert.Equal(t, []int{8}, res[2].Requests)
+		})
+	}
+}
+
+func TestLaunchNotRun(t *testing.T) {
+	for _, r := range replayPreset(t, "glm-launch").LaunchResults() {
+		assert.False(t, r.Ran, r.ID)
+		assert.False(t, r.Pass, r.ID)
+		assert.NotEmpty(t, r.What, r.ID)
+	}
+}
+
+// The canary points at the leaked pages; a refusal is not a fault, a 200
+// of nothing is.
+func TestLaunchCanaryFaults(t *testing.T) {
+	cases := []struct {
+		name   string
+		cfg    func(*Config)
+		pass   bool
+		detail string
+	}{
+		{"fixed door refuses", func(c *Config) { c.Mode = Fixed }, true,
+			"Passes: r1 answered 200, r2 answered 400; no response held another tenant's content."},
+		{"scrubbed pages are a 200 of nothing", func(c *Config) { c.ScrubOnFree = true }, false,
+			"Fails: r2 (tenant canary-2) got a 200 with 7 pages of nothing."},
+		{"vulnerable leaks the first canary", func(c *Config) {}, false,
+			"Fails: r2 (tenant canary-2) got 3 pages of tenant canary-1 — pages 1–3."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DemoConfig()
+			tc.cfg(&c)
+			e := newEngine(t, c)
+			for _, op := range LaunchSuite(c)[1:3] {
+				assert.NoError(t, e.Apply(op))
+			}
+			r := e.LaunchResults()[1]
+			assert.Equal(t, tc.pass, r.Pass)
+			assert.Equal(t, tc.detail, r.Detail)
+		})
+	}
+}

@@ -1,0 +1,33 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// timelineView is the incident's dates from the article, each linked to the
+// preset that shows that moment.
+type timelineView struct {
+	app.Compo
+
+	IPoints []model.IncidentPoint
+}
+
+func newTimelineView() *timelineView { return &timelineView{} }
+
+func (c *timelineView) Points(v []model.IncidentPoint) *timelineView { c.IPoints = v; return c }
+
+func (c *timelineView) Render() app.UI {
+	countRender("timelineView")
+	return app.Section().ID("timeline").Class("panel timeline").Aria("labelledby", "timeline-h").Body(
+		app.H2().ID("timeline-h").Text("The incident's timeline"),
+		app.Ol().Body(app.Range(c.IPoints).Slice(func(i int) app.UI {
+			p := c.IPoints[i]
+			return app.Li().DataSet("preset", p.Preset).Body(
+				app.Strong().Text(p.When), app.Text(" "), app.Text(p.What), app.Text(" "),
+				app.A().Href(p.Href).Text("Show it: "+p.PresetName),
+			)
+		})),
+	)
+}

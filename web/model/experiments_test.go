@@ -1,0 +1,156 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+)
+
+// The new settings stay out of a link while at their defaults, so every
+// link made before them encodes the same; set, they round-trip.
+func TestExperimentKeysInLinks(t *testing.T) {
+	cases := []struct {
+		name string
+		set  func(*engine.Config)
+		keys string // the query's part for the three settings
+	}{
+		{"defaults", func(*engine.Config) {}, ""},
+		{"gateway off is the default", func(c *engine.Config) { c.Gateway = engine.GatewayOff }, ""},
+		{"door none", func(c *engine.Config) { c.Door = "none" }, "&door=none"},
+		{"door set", func(c *engine.Config) { c.Door = "errored.cancelled" }, "&door=errored.cancelled"},
+		{"writer check", func(c *engine.Config) { c.CheckWriter = true }, "&wcheck=1"},
+		{"gateway block", func(c *engine.Config) { c.Gateway = engine.GatewayBlock }, "&gw=block"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := engine.DemoConfig()
+			tc.set(&c)
+			q := EncodeLink(LinkState{Config: c})
+			assert.Equal(t, "v=2&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0"+tc.keys, q)
+			st, err := DecodeLink(q)
+			require.NoError(t, err)
+			want := c
+			if want.Gateway == engine.GatewayOff {
+				want.Gateway = ""
+			}
+			assert.Equal(t, want, st.Config)
+		})
+	}
+}
+
+// Bad values in a link get a message; through the form, a message beside
+// the field and no change.
+func TestExperimentBadValues(t *testing.T) {
+	for _, q := range []string{"door=finished", "door=errored.errored", "gw=maybe", "wcheck=2"} {
+		_, err := DecodeLink("v=2&" + q)
+		assert.Error(t, err, q)
+	}
+	cases := []struct {
+		f   Field
+		val string
+		msg string
+	}{
+		{Door, "rejected.finished", `what the door retires "rejected.finished": must be "none", "all" or states among rejected, errored, aborted and cancelled joined by dots`},
+		{Gateway, "maybe", `AI gateway "maybe": must be "off", "alert" or "block"`},
+	}
+	for _, tc := range cases {
+		s := NewSession()
+		eng, cfg := s.eng, s.cfg
+		require.Error(t, s.SetChoice(tc.f, tc.val))
+		assert.Equal(t, tc.msg, s.Err(tc.f))
+		assert.Same(t, eng, s.eng)
+		assert.Equal(t, cfg, s.cfg)
+	}
+}
+
+func TestDoorFieldset(t *testing.T) {
+	s := NewSession()
+	v := doorView(t, s)
+	assert.Equal(t, "Retires errored.aborted.cancelled (as admission mode vulnerable retires). The length check before commit is the admission mode's part.", v.Hint)
+	var on []string
+	for _, it := range v.Set {
+		if it.On {
+			on = append(on, it.Value)
+		}
+	}
+	assert.Equal(t, []string{"errored", "aborted", "cancelled"}, on)
+	assert.Equal(t, "door-errored", v.Set[1].Preset)
+	assert.Equal(t, "Door: a failed transfer decode is not told of", v.Set[1].PresetName)
+
+	require.NoError(t, s.SetChoice(Door, DoorWith(s.cfg, "errored", false)))
+	assert.Equal(t, "aborted.cancelled", s.cfg.Door)
+	require.NoError(t, s.SetChoice(Door, DoorFixed))
+	r, _ := s.eng.LastResponse()
+	assert.Equal(t, 400, r.Status, "the fixed door retires B's pending rejection")
+	require.NoError(t, s.SetChoice(Door, engine.DoorFromMode))
+	r, _ = s.eng.LastResponse()
+	assert.Equal(t, 200, r.Status, "back to what the vulnerable mode retires")
+}
+
+func doorView(t *testing.T, s *Session) SettingView {
+	for _, v := range s.Settings() {
+		if v.Field == Door {
+			return v
+		}
+	}
+	t.Fatal("no door setting")
+	return SettingView{}
+}
+
+func TestRunLaunchTests(t *testing.T) {
+	cases := map[string][3]string{
+		"glm-launch":     {"pass", "fail", "fail"},
+		"glm-remediated": {"pass", "pass", "pass"},
+	}
+	for slug, want := range cases {
+		t.Run(slug, func(t *testing.T) {
+			s := NewSession()
+			require.NoError(t, s.LoadPreset(slug))
+			assert.Equal(t, "The launch tests have not run on this run.", s.Launch().Summary)
+			require.NoError(t, s.RunLaunchTests())
+			v := s.Launch()
+			var got [3]string
+			for i, tt := range v.Tests {
+				got[i] = tt.Result
+			}
+			assert.Equal(t, want, got)
+			assert.Len(t, s.Ops(), 8, "the suite's four requests are in the run")
+			assert.Equal(t, []LaunchRequest{{6, s.eng.Responses()[5].Step}, {7, s.eng.Responses()[6].Step}}, v.Tests[1].Requests)
+			// Replayable like any other run: the link grades the same.
+			st, err := DecodeLink(EncodeLink(s.Link()))
+			require.NoError(t, err)
+			o := NewSession()
+			require.NoError(t, o.ApplyLink(st))
+			assert.Equal(t, v, o.Launch())
+		})
+	}
+}
+
+func TestRunLaunchTestsRefusedChangesNothing(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	for range 2 {
+		require.NoError(t, s.RunLaunchTests()) // about 2M pages a suite
+	}
+	eng, ops := s.eng, len(s.ops)
+	require.Error(t, s.RunLaunchTests())
+	assert.Same(t, eng, s.eng)
+	assert.Len(t, s.ops, ops)
+	assert.True(t, strings.HasPrefix(s.Notice(), "The launch tests cannot run on this run: the run's requests would touch more than 8,000,000 pages"), s.Notice())
+}
+
+func TestTimelineLinksOpenTheirPresets(t *testing.T) {
+	tl := IncidentTimeline()
+	require.Len(t, tl, 9)
+	for _, p := range tl {
+		st, err := DecodeLink(strings.TrimPrefix(p.Href, "/?"))
+		require.NoError(t, err, p.When)
+		assert.Equal(t, p.Preset, st.Preset)
+		assert.NotEmpty(t, p.PresetName, p.When)
+	}
+	assert.Equal(t, "/?v=2&preset=glm-remediated-tests", tl[5].Href)
+}

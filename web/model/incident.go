@@ -1,0 +1,41 @@
+package model
+
+import "kvleak/engine"
+
+// IncidentPoint is one moment of the incident, from the article, and the
+// preset that shows it.
+type IncidentPoint struct {
+	When, What string
+	Preset     string // slug
+	PresetName string
+	Href       string // the preset's short link
+}
+
+// timeline is the article's dates, oldest first.
+var timeline = []struct{ when, what, preset string }{
+	{"6 July 2026", "SGLang has an open upstream issue for this class of bug.", "demo"},
+	{"27 Aug – 9 Sep", "155 responses from GLM-5.3 carry fragments of another tenant's KV cache, every one with HTTP 200.", "glm-launch"},
+	{"8 Sep, 23:11 UTC", "A HackerOne report lands.", "glm-launch"},
+	{"9 Sep, 13:22", "Incident declared; the leak reproduced.", "demo"},
+	{"9 Sep, 14:00", "The model goes private. The launch tests had checked status and streaming, not correctness.", "glm-launch-tests"},
+	{"9 Sep, 19:40", "Back, with the prefill pool at about 2.04 million tokens and the engine patch.", "glm-remediated-tests"},
+	{"2 Oct", "SGLang v0.5.21: the admission-door fix (#38704) for Mooncake and NIXL.", "demo-fixed"},
+	{"19 Oct", "SGLang v0.5.22: the same fix for MORI.", "demo-fixed"},
+	{"26 Oct", "Public disclosure, with SGLang's advice: cancel both halves, verify capacity against the running engine, watch decode_deferred_kv_release_total{outcome}.", "late-write"},
+}
+
+// IncidentTimeline is the incident's dates, each linked to its preset.
+func IncidentTimeline() []IncidentPoint {
+	out := make([]IncidentPoint, len(timeline))
+	for i, t := range timeline {
+		p, _ := engine.PresetBySlug(t.preset)
+		out[i] = IncidentPoint{When: t.when, What: t.what, Preset: t.preset, PresetName: p.Name,
+			Href: PresetHref(t.preset)}
+	}
+	return out
+}
+
+// PresetHref is a preset's short link, from the site's root: go-app puts
+// the hosting prefix before it, and before a bare "?…" it would drop the
+// slash ("/kvleak?…").
+func PresetHref(slug string) string { return "/?v=" + linkVersion + "&preset=" + slug }
