@@ -245,7 +245,10 @@ type loadTimes struct {
 	Load             float64 `json:"load"`
 }
 
-// visit is one cold page load.
+// notLoaded reads as "not measured" (NaN) in every load metric.
+var notLoaded = loadTimes{FCP: -1, Ready: -1, ReadyFrame: -1, InstStart: -1, InstEnd: -1, DOMContentLoaded: -1, Load: -1}
+
+// visit is one page load.
 type visit struct {
 	Times    loadTimes    `json:"times"`
 	Requests []netRequest `json:"requests"`
