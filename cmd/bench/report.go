@@ -33,7 +33,8 @@ func budgetsFor(memSends int) []benchkit.Budget {
 		{Key: "repeat_wasm_served_bytes", Label: "repeat visit, app.wasm bytes over the wire", Limit: 0, Unit: "bytes"},
 		{Key: "send_demo_ms", Label: "Send → grid+verdict painted, demo", Limit: 16, Unit: "ms"},
 		{Key: "send_glm_ms", Label: "Send → grid+verdict painted, 681,280 pages", Limit: 100, Unit: "ms"},
-		{Key: "renderer_private_dirty_load_bytes", Label: "renderer memory at ready (Private_Dirty)", Limit: 64_000_000, Unit: "bytes"},
+		// The tab's renderer: the sum also holds renderers the page does not use.
+		{Key: "renderer_largest_private_dirty_load_bytes", Label: "renderer memory at ready (Private_Dirty, the tab's)", Limit: 64_000_000, Unit: "bytes"},
 		{Key: "wasm_memory_growth_bytes", Label: "wasm memory growth over " + engine.Thousands(int64(memSends)) + " requests (≤ pool)", Limit: poolBytes, Unit: "bytes"},
 	}
 }
