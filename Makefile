@@ -17,7 +17,7 @@ WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -name '*.go' -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm site serve test soak loadtest bench FORCE
+.PHONY: wasm wasm-size site serve test soak loadtest bench FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
@@ -33,6 +33,19 @@ build/wasm.mod: go.mod go.sum $(SLIM_SRC)
 
 build/app.wasm: $(WASM_SRC) build/wasm.mod
 	GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+# make wasm-size: the shipped wasm's function bodies by Go module and
+# package, on stdout and in build/wasm-size.txt (diff it across a change).
+# -s drops the name section the table needs, so it reads a copy linked with
+# -w only: the same code and data (wasmsize checks), plus the names.
+build/app-names.wasm: $(WASM_SRC) build/wasm.mod
+	GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath -ldflags="-w" -o $@ ./wasm
+
+build/wasm-pkgs.txt: $(WASM_SRC) build/wasm.mod
+	GOOS=js GOARCH=wasm $(GO) list -modfile build/wasm.mod -deps -f '{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}' ./wasm > $@
+
+wasm-size: build/app.wasm build/app-names.wasm build/wasm-pkgs.txt
+	$(GO) run ./cmd/wasmsize -wasm build/app-names.wasm -shipped build/app.wasm -pkgs build/wasm-pkgs.txt -out build/wasm-size.txt
 
 # The browser tests' second site: the same app built with -tags testhooks
 # (web/hooks_testhooks.go: a panic trigger, render counts), never shipped.

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/internal/benchkit"
 )
 
 func TestParseFlagsDefaults(t *testing.T) {
@@ -154,7 +156,27 @@ func TestBudgetsCoverTheIssue(t *testing.T) {
 	for _, b := range budgetsFor(1000) {
 		assert.True(t, keys[b.Key], "budget %s has a metric", b.Key)
 	}
-	assert.Len(t, budgets, 6)
-	assert.Contains(t, budgetsFor(250)[5].Label, "250 requests")
+	assert.Len(t, budgets, 10)
+	assert.Contains(t, budgetsFor(250)[9].Label, "250 requests")
 	assert.Equal(t, 8_175_360, poolBytes)
+}
+
+// A run whose service worker never cached the wasm has no repeat visit:
+// its budgets must read N/A, not pass on zeros.
+func TestRepeatVisitNotMeasured(t *testing.T) {
+	rep := &report{Metrics: map[string]benchkit.Series{}, MemSends: 1000, secs: sections(1000)}
+	missed := runResult{Repeat: visit{Times: notLoaded}}
+	done := runResult{SWCached: true, Repeat: visit{Times: loadTimes{Ready: 250}},
+		ServedRepeat: []served{{Path: "/index.html", Status: 200, Bytes: 900}, {Path: "/web/app.wasm", Status: 200, Bytes: 40}}}
+	rep.aggregate([]runResult{missed})
+	rep.evaluate()
+	for _, v := range rep.Budgets {
+		if strings.Contains(v.Key, "repeat") {
+			assert.Equal(t, benchkit.NA, v.Status, v.Key)
+		}
+	}
+	rep.aggregate([]runResult{done})
+	assert.Equal(t, 250.0, rep.value("interactive_repeat_ms"))
+	assert.Equal(t, 940.0, rep.value("repeat_served_bytes"))
+	assert.Equal(t, 40.0, rep.value("repeat_wasm_served_bytes"))
 }

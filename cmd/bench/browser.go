@@ -243,9 +243,14 @@ type loadTimes struct {
 	InstEnd          float64 `json:"instEnd"`
 	DOMContentLoaded float64 `json:"domContentLoaded"`
 	Load             float64 `json:"load"`
+	WasmRequest      float64 `json:"wasmRequest"`     // resource timing: the request of app.wasm starts
+	WasmResponseEnd  float64 `json:"wasmResponseEnd"` // and its last byte arrives
 }
 
-// visit is one cold page load.
+// notLoaded reads as "not measured" (NaN) in every load metric.
+var notLoaded = loadTimes{FCP: -1, Ready: -1, ReadyFrame: -1, InstStart: -1, InstEnd: -1, DOMContentLoaded: -1, Load: -1, WasmRequest: -1, WasmResponseEnd: -1}
+
+// visit is one page load.
 type visit struct {
 	Times    loadTimes    `json:"times"`
 	Requests []netRequest `json:"requests"`

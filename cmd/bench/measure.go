@@ -27,13 +27,17 @@ type runResult struct {
 	SWCached        bool     `json:"sw_cached"`
 	Throttled       visit    `json:"throttled"`
 	ServedThrottled []served `json:"served_throttled"`
+	// A second visit in the loopback browser, its service worker installed.
+	Repeat       visit    `json:"repeat"`
+	ServedRepeat []served `json:"served_repeat"`
 
 	SendDemo     []timing `json:"send_demo"`
 	PresetSwitch []timing `json:"preset_switch"`
 	SendGLM      []timing `json:"send_glm"`
 	MemLoop      []timing `json:"mem_loop"`
 
-	MemLoad     memInfo             `json:"mem_load"`  // demo, after load
+	MemLoad     memInfo             `json:"mem_load"` // demo, after load
+	RendererMem rendererMem         `json:"renderer_mem_load"`
 	MemGLM      memInfo             `json:"mem_glm"`   // after the preset and the timed sends
 	MemAfter    memInfo             `json:"mem_after"` // after -mem-sends more requests
 	Profile     []benchkit.FuncTime `json:"-"`         // of SendGLM, with -profile
@@ -43,7 +47,8 @@ type runResult struct {
 // measureRun is one cold run: a first visit on loopback followed by the
 // interactions, then a second fresh browser for the throttled first visit.
 func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *tally, idx int, logf func(string, ...any)) (runResult, error) {
-	var r runResult
+	// Not measured until it is: a zero would pass the repeat budgets.
+	r := runResult{Repeat: visit{Times: notLoaded}}
 	vlog := func(format string, a ...any) {
 		if cfg.verbose {
 			logf("run %d: "+format, append([]any{idx + 1}, a...)...)
@@ -67,6 +72,9 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 
 	if r.MemLoad, err = b.memory(ctx); err != nil {
 		return r, fmt.Errorf("memory after load: %w", err)
+	}
+	if r.RendererMem, err = b.rendererMemory(ctx); err != nil {
+		return r, fmt.Errorf("renderer memory after load: %w", err)
 	}
 	// 2. Send at the demo scale (the default page).
 	profiling := cfg.profile != "" && idx == 0
@@ -123,9 +131,19 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		}
 		vlog("memory: wasm %.1f → %.1f MB, JS heap %.1f → %.1f MB", r.MemGLM.WasmMemory/1e6, r.MemAfter.WasmMemory/1e6, r.MemGLM.JSHeapUsed/1e6, r.MemAfter.JSHeapUsed/1e6)
 	}
+	// 5. The repeat visit: last in this browser, so that it changes none
+	// of the figures above; the tab navigates afresh to the start page.
+	if r.SWCached {
+		tl.take()
+		if r.Repeat, err = b.load(ctx, url, false); err != nil {
+			return r, fmt.Errorf("repeat visit: %w", err)
+		}
+		r.ServedRepeat = tl.take()
+		vlog("repeat: ready %.0f ms, %d responses served", r.Repeat.Times.Ready, len(r.ServedRepeat))
+	}
 	b.close()
 
-	// 5. Throttled, another cold profile.
+	// 6. Throttled, another cold profile.
 	bt, err := newBrowser(ctx, exe)
 	if err != nil {
 		return r, err

@@ -12,15 +12,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The point of the copy: the wasm stops linking the server half. The list
-// without the modfile must hold net/http, or this test could not fail.
-func TestSlimWasmDropsNetHTTP(t *testing.T) {
+// The point of the copy: the wasm stops linking the server half, the uuid
+// module, crypto, math/big and regexp. The pristine list must hold each, or
+// this test could not fail.
+func TestSlimWasmDropsWhatTheUIDoesNotUse(t *testing.T) {
 	c := slim(t)
-	assert.True(t, slices.Contains(goList(t), "net/http"), "the pristine module links net/http")
+	pristine := goList(t)
 	slimDeps := goList(t, "-modfile", c.ModFile)
 	assert.True(t, slices.Contains(slimDeps, ModulePath+"/pkg/app"), "the slim wasm still links go-app")
-	for _, pkg := range []string{"net/http", "crypto/tls", "crypto/x509"} {
+	for _, pkg := range []string{"net/http", "crypto/tls", "crypto/x509", "github.com/google/uuid",
+		"crypto/rand", "crypto/aes", "crypto/cipher", "crypto/sha1", "crypto/md5", "math/big", "regexp"} {
+		assert.True(t, slices.Contains(pristine, pkg), "the pristine module links %s", pkg)
 		assert.False(t, slices.Contains(slimDeps, pkg), "the slim wasm links %s", pkg)
+	}
+	for _, pkg := range slimDeps {
+		assert.False(t, strings.HasPrefix(pkg, "crypto"), "the slim wasm links %s", pkg)
 	}
 
 	cmd := exec.Command("go", "build", "-modfile", c.ModFile, "-trimpath", "-o", filepath.Join(t.TempDir(), "app.wasm"), "./wasm")

@@ -24,8 +24,23 @@ func TestSlimCopyShape(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, notWasm+string(orig), string(copied), "%s: constraint prepended, rest untouched", rel)
 	}
+	for rel := range replacements {
+		orig, err := os.ReadFile(filepath.Join(src, rel))
+		require.NoError(t, err)
+		copied, err := os.ReadFile(filepath.Join(c.Out, rel))
+		require.NoError(t, err)
+		want := string(orig)
+		for _, r := range replacements[rel] {
+			want = strings.Replace(want, r.old, r.new, 1)
+		}
+		assert.Equal(t, want, string(copied), "%s: only the replacements", rel)
+		assert.NotContains(t, string(copied), "uuid.", rel)
+		assert.NotContains(t, string(copied), `"regexp"`, rel)
+	}
 	assert.NotContains(t, got, "pkg/app/wasm.go")
+	assert.NotContains(t, got, "pkg/app/crypto.go")
 	assert.Contains(t, got, "pkg/app/client_wasm.go")
+	assert.Contains(t, got, "pkg/app/slim.go")
 	assert.Contains(t, got, "pkg/app/app.go")
 	assert.Contains(t, got, "pkg/errors/errors.go")
 	assert.Contains(t, got, "LICENSE")
@@ -84,7 +99,8 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 
 func TestRefusesTamperedSource(t *testing.T) {
 	src := realSrc(t)
-	require.ElementsMatch(t, []string{"pkg/app/http.go", "pkg/app/resource.go", "pkg/app/wasm.go"},
+	require.ElementsMatch(t, []string{"pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/http.go",
+		"pkg/app/resource.go", "pkg/app/route.go", "pkg/app/state.go", "pkg/app/wasm.go"},
 		slices.Collect(maps.Keys(originals)), "the files whose sums are pinned")
 	for rel := range originals {
 		t.Run(rel, func(t *testing.T) {
@@ -174,4 +190,19 @@ func TestValidate(t *testing.T) {
 		require.Error(t, err, want)
 		assert.Contains(t, err.Error(), want)
 	}
+}
+
+// Every edited file is pinned, and a replacement that no longer matches
+// exactly once is refused rather than skipped.
+func TestReplaceIsExact(t *testing.T) {
+	for rel := range replacements {
+		assert.Contains(t, originals, rel, "an edited file must have its sum pinned")
+	}
+	_, err := replace("pkg/app/route.go", []byte("package app\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pkg/app/route.go: \"import (")
+	assert.Contains(t, err.Error(), "occurs 0 times, not once")
+	twice := "id = uuid.NewString()\n\t\"github.com/google/uuid\"\n\t\"github.com/google/uuid\"\n"
+	_, err = replace("pkg/app/context.go", []byte(twice))
+	assert.ErrorContains(t, err, "occurs 2 times")
 }

@@ -19,20 +19,33 @@ var rootFiles = []string{"go.mod", "go.sum", "LICENSE"}
 // notWasm keeps go-app's server half out of wasm builds.
 const notWasm = "//go:build !wasm\n\n"
 
-//go:embed client_wasm.go.txt
-var clientWasm []byte
+// The files the copy adds: the client helpers resource.go held, and what
+// stands in for the left-out features (edits.go).
+var (
+	//go:embed client_wasm.go.txt
+	clientWasm []byte
+	//go:embed slim.go.txt
+	slimGo []byte
+)
 
 // edit returns what the copy holds for the source file rel, or keep=false to
 // leave it out. Only files in originals are changed.
-func edit(rel string, data []byte) (out []byte, keep bool) {
+func edit(rel string, data []byte) (out []byte, keep bool, err error) {
 	switch rel {
 	case "pkg/app/http.go", "pkg/app/resource.go":
-		return append([]byte(notWasm), data...), true
+		return append([]byte(notWasm), data...), true, nil
 	case "pkg/app/wasm.go":
 		// Only a GenerateStaticWebsite stub that needs Handler (http.go).
-		return nil, false
+		return nil, false, nil
+	case "pkg/app/crypto.go":
+		// encrypt and decrypt (AES-GCM); slim.go.txt has the stand-ins.
+		return nil, false, nil
 	}
-	return data, true
+	if _, ok := replacements[rel]; ok {
+		out, err := replace(rel, data)
+		return out, true, err
+	}
+	return data, true, nil
 }
 
 // writeTree writes the slim copy into a fresh directory beside out and then
@@ -58,13 +71,20 @@ func writeTree(src, out string) error {
 		if err != nil {
 			return err
 		}
-		if data, keep := edit(rel, data); keep {
+		data, keep, err := edit(rel, data)
+		if err != nil {
+			return err
+		}
+		if keep {
 			if err := writeFile(tmp, rel, data); err != nil {
 				return err
 			}
 		}
 	}
 	if err := writeFile(tmp, "pkg/app/client_wasm.go", clientWasm); err != nil {
+		return err
+	}
+	if err := writeFile(tmp, "pkg/app/slim.go", slimGo); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

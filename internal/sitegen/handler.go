@@ -43,7 +43,8 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 			SVG:      "/web/icon.svg",
 			Maskable: "/web/icon-maskable-512.png",
 		},
-		Styles: []string{"/web/app.css"},
+		Styles:     []string{"/web/app.css"},
+		RawHeaders: []string{wasmPreload(prefix)},
 		// go-app caches the PNG icons for offline use but not the SVG one,
 		// which is the page's favicon.
 		CacheableResources: []string{"/web/icon.svg"},

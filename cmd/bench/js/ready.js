@@ -13,6 +13,9 @@ async (timeoutMs) => {
   }
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
   const nav = performance.getEntriesByType("navigation")[0] || {};
+  // The wasm's own request: with the page's preload hint it starts before
+  // app.js calls instantiateStreaming (instStart).
+  const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/web/app.wasm")) || {};
   return {
     fcp: fcp ? fcp.startTime : -1,
     ready: B.ready,
@@ -21,5 +24,7 @@ async (timeoutMs) => {
     instEnd: B.instEnd === null ? -1 : B.instEnd,
     domContentLoaded: nav.domContentLoadedEventEnd || -1,
     load: nav.loadEventEnd || -1,
+    wasmRequest: wasm.startTime === undefined ? -1 : wasm.startTime,
+    wasmResponseEnd: wasm.responseEnd || -1,
   };
 }

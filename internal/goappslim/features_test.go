@@ -1,0 +1,96 @@
+package goappslim
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// removedFeatures are the go-app APIs that the copy's stand-ins (slim.go.txt)
+// turn into errors or panics; the playground must not call them.
+var removedFeatures = []string{"RouteWithRegexp", "Encrypt", "Decrypt", "PersistWithEncryption"}
+
+// featureUses lists the selector expressions of a Go file that name one of
+// removedFeatures ("ctx.Encrypt", "app.RouteWithRegexp"), with positions.
+func featureUses(t *testing.T, fset *token.FileSet, name string, src any) []string {
+	t.Helper()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	var uses []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			for _, feature := range removedFeatures {
+				if sel.Sel.Name == feature {
+					uses = append(uses, fset.Position(sel.Pos()).String()+" "+feature)
+				}
+			}
+		}
+		return true
+	})
+	return uses
+}
+
+func TestUIUsesNoneOfTheRemovedFeatures(t *testing.T) {
+	fset := token.NewFileSet()
+	probe := "package p\nfunc f() { ctx.Encrypt(1); app.RouteWithRegexp(\"^/x\", nil); s.PersistWithEncryption() }\n"
+	assert.Len(t, featureUses(t, fset, "probe.go", probe), 3, "the scan finds uses")
+
+	files := 0
+	for _, dir := range []string{"web", "wasm"} {
+		require.NoError(t, filepath.WalkDir(filepath.Join(repoRoot(t), dir), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			files++
+			assert.Empty(t, featureUses(t, fset, p, nil), "the wasm's go-app copy leaves these out (internal/goappslim/edits.go)")
+			return nil
+		}))
+	}
+	assert.Greater(t, files, 5, "the UI's files were read")
+}
+
+// newUUID's formatting, checked against the uuid module it replaces: the
+// test runs natively inside a slim copy, where slim.go is package app
+// (-trimpath: the copy's temp dir stays out of the build cache's keys).
+func TestFormatUUIDMatchesTheUUIDModule(t *testing.T) {
+	c := slim(t)
+	test := `package app
+
+import (
+	"testing"
+
+	"github.com/google/uuid"
+)
+
+func TestKvleakFormatUUID(t *testing.T) {
+	for _, b := range [][16]byte{{}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+		{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}} {
+		s := formatUUID(b)
+		u, err := uuid.Parse(s)
+		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != s {
+			t.Errorf("formatUUID(%x) = %q: %v, version %d, variant %v", b, s, err, u.Version(), u.Variant())
+		}
+		// Only the version and variant bits differ from the input.
+		b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+		if uuid.UUID(b).String() != s {
+			t.Errorf("formatUUID(%x) = %q, want %q", b, s, uuid.UUID(b).String())
+		}
+	}
+}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_uuid_test.go"), []byte(test), 0o644))
+	cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-run", "^TestKvleakFormatUUID$", "./pkg/app")
+	cmd.Dir = c.Out
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "ok")
+}

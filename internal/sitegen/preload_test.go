@@ -1,0 +1,82 @@
+package sitegen
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/internal/server"
+)
+
+var preloadTag = regexp.MustCompile(`<link rel="preload" href="([^"]+)" as="fetch" type="application/wasm" crossorigin="anonymous">`)
+
+// The generated page asks for app.wasm early, by the URL app.js fetches,
+// and the real server answers that URL with application/wasm in every
+// encoding, which instantiateStreaming needs to compile while downloading.
+func TestWasmPreloadOverHTTP(t *testing.T) {
+	for _, prefix := range []string{"", "/kvleak"} {
+		t.Run("prefix="+prefix, func(t *testing.T) {
+			wasm, static := fixture(t)
+			out := filepath.Join(t.TempDir(), "site")
+			require.NoError(t, Generate(Config{Out: out, Wasm: wasm, Static: static, Prefix: prefix, Compress: fast}))
+			h, err := server.New(server.Options{Dir: out, Prefix: prefix})
+			require.NoError(t, err)
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+
+			page := get(t, srv.URL+prefix+"/", "identity").body
+			head, _, ok := strings.Cut(page, "</head>")
+			require.True(t, ok, "a <head>")
+			m := preloadTag.FindAllStringSubmatch(head, -1)
+			require.Len(t, m, 1, "one preload of the wasm in <head>")
+			href := m[0][1]
+			assert.Equal(t, prefix+"/web/app.wasm", href)
+			appJS := get(t, srv.URL+prefix+"/app.js", "identity").body
+			assert.Contains(t, appJS, `fetchWithProgress("`+href+`"`, "the URL app.js fetches")
+			assert.Contains(t, appJS, "WebAssembly.instantiateStreaming", "compiled as it downloads")
+
+			for enc, twin := range map[string]string{"br": ".br", "gzip": ".gz", "identity": ""} {
+				res := get(t, srv.URL+href, enc)
+				assert.Equal(t, http.StatusOK, res.status, enc)
+				assert.Equal(t, "application/wasm", res.header.Get("Content-Type"), enc)
+				want, err := os.ReadFile(filepath.Join(out, "web", "app.wasm"+twin))
+				require.NoError(t, err)
+				assert.Equal(t, string(want), res.body, "%s: the %q twin", enc, twin)
+				if twin != "" {
+					assert.Equal(t, enc, res.header.Get("Content-Encoding"))
+				} else {
+					assert.Empty(t, res.header.Get("Content-Encoding"))
+				}
+			}
+		})
+	}
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// get sends Accept-Encoding itself, so the client hands back the body as
+// sent instead of decompressing gzip behind the test's back.
+func get(t *testing.T, url, acceptEncoding string) response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept-Encoding", acceptEncoding)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return response{res.StatusCode, res.Header, string(b)}
+}
