@@ -21,6 +21,7 @@ func (f *flight) prealloc() bool {
 			f.e.emit(f.r, StageDecodePrealloc, HalfDecode, nil, fmt.Sprintf(
 				"%sDecodePreallocQueue cannot reserve the slot yet — %s. The request stays in the queue and is retried when pages are released.",
 				mergeNote(merged), err)).Poll = PollBootstrapping
+			f.resp.Step = len(f.e.events) // "waiting" is what it shows from here on, not before
 		}
 		return false
 	}

@@ -314,3 +314,27 @@ func TestCancelledAnnouncementNamesNoStatus(t *testing.T) {
 	require.Equal(t, StateCancelled, r.State)
 	assert.Equal(t, "Request 1 from tenant A: no response. "+r.Verdict(), r.Announcement())
 }
+
+// A request that waits in DecodePreallocQueue shows as waiting from the
+// step it starts waiting, not before it was sent.
+func TestWaitingResponseShowsFromItsWait(t *testing.T) {
+	p, ok := PresetBySlug("door-aborted")
+	require.True(t, ok)
+	e, err := Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	waiting := e.Waiting()
+	require.NotEmpty(t, waiting)
+	r := e.Responses()[waiting[0]-1]
+	require.Equal(t, StateWaiting, r.State)
+	require.Positive(t, r.Step)
+	before, err := e.SnapshotAt(r.Step - 1)
+	require.NoError(t, err)
+	last, ok := before.LastResponse()
+	assert.False(t, ok && last.Request == r.Request, "not shown before it waits")
+	at, err := e.SnapshotAt(r.Step)
+	require.NoError(t, err)
+	last, ok = at.LastResponse()
+	require.True(t, ok)
+	assert.Equal(t, r.Request, last.Request)
+	assert.Equal(t, StageDecodePrealloc, e.Events()[r.Step-1].Stage, "the step of its wait")
+}
