@@ -118,6 +118,10 @@ func (c *poolMap) draw() {
 	if !canvas.Truthy() || v.Width == 0 || v.Height == 0 {
 		return
 	}
+	perf := app.Window().Get("performance")
+	start := perf.Call("now").Float()
+	// A User Timing measure: make bench reads each drawing's duration.
+	defer perf.Call("measure", "kvleak:pool-map", map[string]any{"start": start})
 	pal := lightMap
 	if darkScheme() {
 		pal = darkMap

@@ -156,8 +156,8 @@ func TestBudgetsCoverTheIssue(t *testing.T) {
 	for _, b := range budgetsFor(1000) {
 		assert.True(t, keys[b.Key], "budget %s has a metric", b.Key)
 	}
-	assert.Len(t, budgets, 10)
-	assert.Contains(t, budgetsFor(250)[9].Label, "250 requests")
+	assert.Len(t, budgets, 14)
+	assert.Contains(t, budgetsFor(250)[13].Label, "250 requests")
 	assert.Equal(t, 8_175_360, poolBytes)
 }
 

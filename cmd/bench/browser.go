@@ -392,3 +392,13 @@ type memInfo struct {
 func (b *browser) memory(ctx context.Context) (memInfo, error) {
 	return call[memInfo](ctx, b, stepTimeout, memoryJS)
 }
+
+// poolMapMeasure is the User Timing name of one drawing of the pool map
+// (web/poolmap.go): the pixels in one pass, one copy, the leak call-outs.
+const poolMapMeasure = "kvleak:pool-map"
+
+// mapDraws reads how long each drawing of the pool map took, in ms.
+func (b *browser) mapDraws(ctx context.Context) ([]float64, error) {
+	return call[[]float64](ctx, b, stepTimeout,
+		`(() => performance.getEntriesByName("`+poolMapMeasure+`", "measure").map(e => e.duration))()`)
+}

@@ -31,10 +31,14 @@ type runResult struct {
 	Repeat       visit    `json:"repeat"`
 	ServedRepeat []served `json:"served_repeat"`
 
-	SendDemo     []timing `json:"send_demo"`
-	PresetSwitch []timing `json:"preset_switch"`
-	SendGLM      []timing `json:"send_glm"`
-	MemLoop      []timing `json:"mem_loop"`
+	SendDemo     []timing  `json:"send_demo"`
+	StepDemo     []timing  `json:"step_demo"`
+	ScrubDemo    []timing  `json:"scrub_demo"`
+	PresetSwitch []timing  `json:"preset_switch"`
+	SendGLM      []timing  `json:"send_glm"`
+	ScrubGLM     []timing  `json:"scrub_glm"`
+	MapDraws     []float64 `json:"pool_map_draws_ms"` // each drawing of the full map at 681,280 pages`
+	MemLoop      []timing  `json:"mem_loop"`
 
 	MemLoad     memInfo             `json:"mem_load"` // demo, after load
 	RendererMem rendererMem         `json:"renderer_mem_load"`
@@ -93,6 +97,12 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		}
 	}
 	vlog("demo sends: median %.1f ms", benchkit.Median(painted(r.SendDemo)))
+	if r.StepDemo, err = b.act(ctx, "step", cfg.sends, 1); err != nil {
+		return r, fmt.Errorf("steps at the demo scale: %w", err)
+	}
+	if r.ScrubDemo, err = b.act(ctx, "scrub", cfg.sends, 1); err != nil {
+		return r, fmt.Errorf("scrubbing at the demo scale: %w", err)
+	}
 	// 3. The 681,280-page preset.
 	if r.PresetSwitch, err = b.act(ctx, "preset:"+glmPreset, 1, 1); err != nil {
 		return r, fmt.Errorf("switching to %s: %w", glmPreset, err)
@@ -118,6 +128,12 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		}
 	}
 	vlog("681,280-page sends: median %.1f ms", benchkit.Median(painted(r.SendGLM)))
+	if r.ScrubGLM, err = b.act(ctx, "scrub", cfg.sends, 1); err != nil {
+		return r, fmt.Errorf("scrubbing at %s: %w", glmPreset, err)
+	}
+	if r.MapDraws, err = b.mapDraws(ctx); err != nil {
+		return r, err
+	}
 	// 4. Memory before and after many requests.
 	if r.MemGLM, err = b.memory(ctx); err != nil {
 		return r, err

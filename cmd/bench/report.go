@@ -33,6 +33,10 @@ func budgetsFor(memSends int) []benchkit.Budget {
 		{Key: "repeat_wasm_served_bytes", Label: "repeat visit, app.wasm bytes over the wire", Limit: 0, Unit: "bytes"},
 		{Key: "send_demo_ms", Label: "Send → grid+verdict painted, demo", Limit: 16, Unit: "ms"},
 		{Key: "send_glm_ms", Label: "Send → grid+verdict painted, 681,280 pages", Limit: 100, Unit: "ms"},
+		{Key: "step_demo_ms", Label: "Step → painted, demo", Limit: 16, Unit: "ms"},
+		{Key: "scrub_demo_ms", Label: "scrubber move → pipeline and pool painted, demo", Limit: 16, Unit: "ms"},
+		{Key: "scrub_glm_ms", Label: "scrubber move → pipeline and pool painted, 681,280 pages", Limit: 50, Unit: "ms"},
+		{Key: "pool_map_draw_ms", Label: "drawing the pool map, 681,280 pages", Limit: 16, Unit: "ms"},
 		// The tab's renderer: the sum also holds renderers the page does not use.
 		{Key: "renderer_largest_private_dirty_load_bytes", Label: "renderer memory at ready (Private_Dirty, the tab's)", Limit: 64_000_000, Unit: "bytes"},
 		{Key: "wasm_memory_growth_bytes", Label: "wasm memory growth over " + engine.Thousands(int64(memSends)) + " requests (≤ pool)", Limit: poolBytes, Unit: "bytes"},
@@ -172,12 +176,17 @@ func sections(memSends int) []section {
 			}},
 			metric{"repeat_wasm_served_bytes", "  of which app.wasm", "bytes", func(r runResult) float64 { return wasmServedBytes(r.ServedRepeat, r.SWCached) }},
 		)},
-		{"Interaction, demo scale (default page)", sendMetrics("demo", func(r runResult) []timing { return r.SendDemo })},
+		{"Interaction, demo scale (default page)", append(sendMetrics("demo", func(r runResult) []timing { return r.SendDemo }),
+			metric{"step_demo_ms", "Step (Back, Next) → painted", "ms", func(r runResult) float64 { return medianOf(r.StepDemo, byPainted) }},
+			metric{"scrub_demo_ms", "scrubber move → pipeline and pool painted", "ms", func(r runResult) float64 { return medianOf(r.ScrubDemo, byPainted) }},
+		)},
 		{"Interaction, 681,280 pages (preset glm-launch)", append([]metric{
 			{"preset_glm_ms", "picking the preset → painted", "ms", func(r runResult) float64 { return medianOf(r.PresetSwitch, byPainted) }},
 		}, append(sendMetrics("glm", func(r runResult) []timing { return r.SendGLM }),
 			metric{"send_glm_loop_first20_ms", "Send → painted, first 20 of the " + many, "ms", func(r runResult) float64 { return orEmpty(firstN(r.MemLoop, 20)) }},
 			metric{"send_glm_loop_last20_ms", "Send → painted, last 20 of the " + many, "ms", func(r runResult) float64 { return orEmpty(lastN(r.MemLoop, 20)) }},
+			metric{"scrub_glm_ms", "scrubber move → pipeline and pool painted", "ms", func(r runResult) float64 { return medianOf(r.ScrubGLM, byPainted) }},
+			metric{"pool_map_draw_ms", "drawing the pool map (User Timing, median)", "ms", func(r runResult) float64 { return medianOrNaN(r.MapDraws) }},
 		)...)},
 		{"Memory at 681,280 pages (after gc())", []metric{
 			{"renderer_private_dirty_load_bytes", "renderer Private_Dirty after load (demo)", "bytes", func(r runResult) float64 { return r.RendererMem.PrivateDirty }},
@@ -202,6 +211,14 @@ func orNaNUnless(ok bool, v float64) float64 {
 		return math.NaN()
 	}
 	return v
+}
+
+// medianOrNaN is the median of xs, NaN (not measured) when empty.
+func medianOrNaN(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return benchkit.Median(xs)
 }
 
 func orEmpty(ts []timing) float64 {

@@ -7,7 +7,10 @@
 // the animation frame after it; `painted` at a task posted from that frame,
 // which runs after the frame's style, layout and paint.
 //
-// kind "send" clicks #send; kind "preset:<slug>" picks a preset in #preset.
+// kind "send" clicks #send; kind "preset:<slug>" picks a preset in #preset;
+// "step" clicks Back and Next in turn; "scrub" moves the timeline back and
+// forth between the middle step and the one before the latest, as a drag
+// does (input events).
 // settleFrames animation frames pass before each repetition.
 async (kind, n, settleFrames, timeoutMs) => {
   const raf = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
@@ -31,6 +34,21 @@ async (kind, n, settleFrames, timeoutMs) => {
     act = () => {
       sel.value = slug;
       sel.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+  } else if (kind === "step") {
+    let back = true;
+    act = () => {
+      document.getElementById(back ? "step-back" : "step-next").click();
+      back = !back;
+    };
+  } else if (kind === "scrub") {
+    const s = document.getElementById("scrubber");
+    if (!s) throw new Error("no #scrubber");
+    const last = Number(s.max), steps = [Math.max(1, Math.floor(last / 2)), Math.max(1, last - 1)];
+    let i = 0;
+    act = () => {
+      s.value = String(steps[i++ % 2]);
+      s.dispatchEvent(new Event("input", { bubbles: true }));
     };
   } else {
     throw new Error("unknown action " + kind);
