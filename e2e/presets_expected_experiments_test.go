@@ -17,12 +17,17 @@ var experimentPresetsWant = map[string]presetWant{
 		{14, 17, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8"},
 		{18, 20, "200", "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200", "A!×8"},
 	}},
-	"door-aborted": {Events: 23, Announce: "Request 3 from tenant C: HTTP 0. Waiting in DecodePreallocQueue for free pages; retried when pages are released", Steps: []stepSpan{
-		{1, 3, "…", "Waiting in DecodePreallocQueue for free pages; retried when pages are released", ".×8"},
-		{4, 9, "…", "Waiting in DecodePreallocQueue for free pages; retried when pages are released", "A+×8"},
-		{10, 13, "…", "Waiting in DecodePreallocQueue for free pages; retried when pages are released", "A~×8"},
-		{14, 15, "…", "Waiting in DecodePreallocQueue for free pages; retried when pages are released", "A+×8"},
-		{16, 23, "…", "Waiting in DecodePreallocQueue for free pages; retried when pages are released", "B+ A+×7"},
+	// C waits in DecodePreallocQueue from its prealloc (23): B, aborted by
+	// the length check but not retired, holds the pool's 8 pages.
+	"door-aborted": {Events: 23, Announce: "Request 3 from tenant C: no response. Waiting in DecodePreallocQueue for free pages; retried when pages are released", Steps: []stepSpan{
+		{1, 3, "—", noRequestYet, ".×8"},
+		{4, 7, "—", noRequestYet, "A+×8"},
+		{8, 9, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8"},
+		{10, 13, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8"},
+		{14, 15, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8"},
+		{16, 17, "200", "OK: HTTP 200 with tenant A's own 8 pages", "B+ A+×7"},
+		{18, 22, "400", "Aborted with 400, but nothing retired it: its 8 pages stay held and no later request can have them", "B+ A+×7"},
+		{23, 23, "…", "Waiting in DecodePreallocQueue for free pages; retried when pages are released", "B+ A+×7"},
 	}},
 	"door-cancelled": {Events: 21, Announce: "Request 2 from tenant B: HTTP 200. OK: HTTP 200 with tenant B's own 3 pages", Steps: []stepSpan{
 		{1, 4, "—", "No request sent yet.", ".×8"},
@@ -93,8 +98,8 @@ var experimentPresetsWant = map[string]presetWant{
 	"late-write-checked": {Events: 31, Announce: "Request 3 from tenant C: HTTP 500. Aborted with 500 before decode read anything: decode's writer check: page 0 was last written by r1 (tenant A), not by this request", Steps: []stepSpan{
 		{1, 3, "—", "No request sent yet.", ".×16"},
 		{4, 7, "—", "No request sent yet.", "A+×8 .×8"},
-		{8, 11, "—", "Cancelled by the client at prefill.transfer; every page released", "A+×8 .×8"},
-		{12, 15, "—", "Cancelled by the client at prefill.transfer; every page released", "A+×8 B+×8"},
+		{8, 11, cancelledStatus, abortHeld, "A+×8 .×8"},
+		{12, 15, cancelledStatus, abortHeld, "A+×8 B+×8"},
 		{16, 17, "200", "OK: HTTP 200 with tenant B's own 8 pages", "A+×8 B+×8"},
 		{18, 19, "200", "OK: HTTP 200 with tenant B's own 8 pages", "A+×8 B~×8"},
 		{20, 23, "200", "OK: HTTP 200 with tenant B's own 8 pages", ".×8 B~×8"},

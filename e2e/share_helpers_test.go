@@ -38,6 +38,16 @@ func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) s
 		"ctx="+strconv.Itoa(c.ContextTokens), "pool="+strconv.Itoa(c.PoolTokens),
 		"page="+strconv.Itoa(c.PageTokens), "slot="+strconv.Itoa(c.SlotPages),
 		"mode="+string(c.Mode), "alloc="+string(c.Allocator), "cancel="+string(c.Cancel), "scrub="+scrub)
+	// The experiments' keys are written only away from their defaults.
+	if c.Door != "" {
+		parts = append(parts, "door="+url.QueryEscape(c.Door))
+	}
+	if c.CheckWriter {
+		parts = append(parts, "wcheck=1")
+	}
+	if c.Gateway != "" && c.Gateway != "off" {
+		parts = append(parts, "gw="+string(c.Gateway))
+	}
 	for _, op := range ops {
 		parts = append(parts, "op="+linkOp(op))
 	}

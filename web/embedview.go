@@ -44,13 +44,13 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 		newResponsePanel().Response(v.response),
 		newEmbedBar().Mode(engine.Mode(v.mode)).Playing(v.playing).Steps(v.steps).
 			OnMode(func(ctx app.Context, m engine.Mode) { p.onChoice(ctx, model.Mode, string(m)) }).OnPlay(p.onPlay),
+		newStepper().Step(v.step).Of(v.steps).Playing(v.playing).OnStepBy(p.onStepBy).OnPlay(p.onPlay),
 		slot("compare-slot", v.view.Compare, func() app.UI { return newCompareView().Comparison(v.compare).Err(v.compareErr) }),
 		pipeline(),
 		pool(),
 		app.If(!v.view.ReadOnly, func() app.UI {
 			return app.Details().ID("embed-settings").Class("panel").Body(
 				app.Summary().Text("Settings, requests and the step-by-step log"),
-				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).OnStepBy(p.onStepBy).OnPlay(p.onPlay),
 				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
 				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
 					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
