@@ -32,7 +32,7 @@ func (c *doorFieldset) Render() app.UI {
 	id := v.Field.ID()
 	presets := make([]app.UI, len(v.Options))
 	for i, o := range v.Options {
-		presets[i] = app.Button().Type("button").Class("secondary").ID(id + "-preset-" + presetKey(o.Value)).
+		presets[i] = app.Button().Type("button").Class("secondary").ID(id+"-preset-"+presetKey(o.Value)).
 			DataSet("door", o.Value).Aria("pressed", boolText(o.Value == v.Value)).Text(o.Label).OnClick(safe(c.onPreset))
 	}
 	items := make([]app.UI, len(v.Set))
