@@ -400,5 +400,5 @@ const poolMapMeasure = "kvleak:pool-map"
 // mapDraws reads how long each drawing of the pool map took, in ms.
 func (b *browser) mapDraws(ctx context.Context) ([]float64, error) {
 	return call[[]float64](ctx, b, stepTimeout,
-		`(() => performance.getEntriesByName("`+poolMapMeasure+`", "measure").map(e => e.duration))()`)
+		`() => performance.getEntriesByName("`+poolMapMeasure+`", "measure").map(e => e.duration)`)
 }
