@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"kvleak/engine"
 )
@@ -105,9 +106,19 @@ func (s *Session) Request() RequestView {
 
 // Query is the permalink query of the run, shown as view says.
 func (s *Session) Query(view View) string {
-	st := s.Link()
-	st.View = view
-	return EncodeLink(st)
+	return strings.Join(append([]string{"v=" + linkVersion, s.runQuery()}, view.keys()...), "&")
+}
+
+// runQuery is the link's run keys (runKeys), encoded once per run and step:
+// a render asks for several links of the same run (the address bar, the
+// full playground's, the embed's, whether it fits).
+func (s *Session) runQuery() string {
+	m := &s.memo
+	k := runKey{s.snapKey(), s.preset, len(s.ops)}
+	if k != m.runKey || m.runQuery == "" {
+		m.runQuery, m.runKey = strings.Join(runKeys(s.Link()), "&"), k
+	}
+	return m.runQuery
 }
 
 // Linkable reports whether the run fits in a permalink that DecodeLink

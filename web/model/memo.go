@@ -34,6 +34,17 @@ type memo struct {
 
 	mapKey  snapKey
 	poolMap PoolMapView
+
+	runKey   runKey
+	runQuery string
+}
+
+// runKey names a run at a step: a new engine for every new configuration,
+// the preset it still matches, the operations that made it.
+type runKey struct {
+	snapKey
+	preset string
+	ops    int
 }
 
 type snapKey struct {

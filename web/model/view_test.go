@@ -89,3 +89,27 @@ func TestFitLastPromptRaisesThePoolJustEnough(t *testing.T) {
 	require.NoError(t, s.FitLastPrompt(), "it fits already: nothing to do")
 	assert.Equal(t, 208, s.Config().PoolTokens)
 }
+
+// The session's links are the codec's, whatever the run, step and view:
+// the memoised run part changes nothing.
+func TestSessionQueryIsTheCodecs(t *testing.T) {
+	s := NewSession()
+	check := func(what string) {
+		for _, v := range []View{{}, {Embed: true, ReadOnly: true, Theme: "dark"}, {Compare: true, Tour: 2}} {
+			st := s.Link()
+			st.View = v
+			require.Equal(t, EncodeLink(st), s.Query(v), "%s %+v", what, v)
+		}
+	}
+	check("the demo")
+	require.NoError(t, s.SelectStep(5))
+	check("a step")
+	require.NoError(t, s.Send())
+	check("after a Send (no preset any more)")
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	check("another preset")
+	require.NoError(t, s.SetMode(engine.Fixed))
+	check("a new setting")
+	s.Reset()
+	check("an empty run")
+}
