@@ -24,7 +24,16 @@ func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser,
 	b.Open(site + "?" + demoQuery)
 	waitShows(b, "the demo", expectAt(t, "demo", 0))
 	b.Do(chromedp.Click(chromedp.ID("copy-link")))
-	s := waitView(b, "#share-msg", func(s pageView) bool { return s.ShareMsg != "" })
+	// The page says "copied" only once the clipboard's promise resolves,
+	// after "ready below": wait for a message that is not the interim one,
+	// or, where the clipboard refuses, for the page to have settled.
+	if setting == cdpbrowser.PermissionSettingDenied {
+		waitView(b, "#share-msg", func(s pageView) bool { return s.ShareMsg != "" })
+		barrier(b)
+	}
+	s := waitView(b, "#share-msg", func(s pageView) bool {
+		return s.ShareMsg != "" && (s.ShareMsg != "Link ready below." || setting == cdpbrowser.PermissionSettingDenied)
+	})
 	assert.Equal(t, site+"?"+demoQuery, s.ShareURL, "#share-url holds the permalink")
 	return b, s
 }
