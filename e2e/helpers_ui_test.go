@@ -110,17 +110,34 @@ func clickPath(b *browser, jsPath string) {
 }
 
 // settleInView scrolls the element el finds (if any yet) into view and waits
-// two frames for the page to lay out what came into view — the log's rows
-// skip layout while off screen (content-visibility) and grow when shown —
-// so that the click lands where the element then is.
+// until it stands still where a click at its centre reaches it: the log's
+// rows skip layout while off screen (content-visibility) and grow when
+// shown, and the tour scrolls its panel into view smoothly, so an element
+// can still be moving two frames after the scroll. As Playwright's
+// "stable" check: the same box in three frames in a row, and the hit test
+// at its centre finds it (or something inside it). Bounded: after a second
+// of frames the click goes ahead and the test's own wait reports the miss.
 func settleInView(b *browser, el string) {
 	b.t.Helper()
-	b.Do(chromedp.Evaluate[chromedp.Void](`(async () => {
+	settled := run(b, chromedp.Evaluate[bool](`(async () => {
 		const e = `+el+`;
-		if (!e) return;
+		if (!e) return true;
 		e.scrollIntoView({block: "center"});
-		await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		const frame = () => new Promise(r => requestAnimationFrame(r));
+		let last = "", same = 0;
+		for (let i = 0; i < 60 && same < 3; i++) {
+			await frame();
+			const r = e.getBoundingClientRect();
+			const box = [r.left, r.top, r.width, r.height].join();
+			const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			same = box === last && hit && e.contains(hit) ? same + 1 : 0;
+			last = box;
+		}
+		return same >= 3;
 	})()`, chromedp.EvalAwaitPromise))
+	if !settled {
+		b.t.Logf("settleInView: %s did not stand still under the pointer", el)
+	}
 }
 
 // textOf is the trimmed textContent of the first element matching sel, or

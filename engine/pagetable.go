@@ -24,6 +24,7 @@ type mutation struct {
 // that last wrote it. Requests are numbered from 1, so 0 means none.
 type pageTable struct {
 	holder, writer []int32
+	held           int // pages some request holds
 	stale          int // unheld pages that still hold some request's KV
 }
 
@@ -34,9 +35,7 @@ func newPageTable(pages int) pageTable {
 // apply makes m's change and returns m, for the event that logs it.
 func (t *pageTable) apply(m mutation) mutation {
 	m.pages.Each(func(id int) bool {
-		if t.holder[id] == noRequest && t.writer[id] != noRequest {
-			t.stale--
-		}
+		t.count(id, -1)
 		switch m.kind {
 		case mutAlloc:
 			t.holder[id] = m.req
@@ -47,10 +46,19 @@ func (t *pageTable) apply(m mutation) mutation {
 		case mutScrub:
 			t.writer[id] = noRequest
 		}
-		if t.holder[id] == noRequest && t.writer[id] != noRequest {
-			t.stale++
-		}
+		t.count(id, +1)
 		return true
 	})
 	return m
+}
+
+// count adds d to the counter of page id's state, so that counting the
+// pool's states costs nothing (Snapshot.Occupancy).
+func (t *pageTable) count(id, d int) {
+	switch {
+	case t.holder[id] != noRequest:
+		t.held += d
+	case t.writer[id] != noRequest:
+		t.stale += d
+	}
 }

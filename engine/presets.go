@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"slices"
+	"sync"
+)
+
 // Preset is a named, documented scenario: a configuration and the operations
 // that reproduce one of the postmortem's situations.
 type Preset struct {
@@ -33,8 +38,30 @@ const (
 const glmWarmTokens = GLMLaunchPoolTokens - 4_096 - 7
 
 // Presets returns the scenarios, in the order the UI lists them. Each call
-// returns fresh values.
-func Presets() []Preset { return append(incidentPresets(), experimentPresets()...) }
+// returns fresh values: the caller may change them.
+func Presets() []Preset {
+	out := slices.Clone(presetTable())
+	for i := range out {
+		out[i].Ops = clone(out[i].Ops)
+	}
+	return out
+}
+
+// presetTable is every preset, built once: the UI names them on every
+// render, and building them formats every description and op again. It
+// is shared, so it is only read; Presets and PresetBySlug hand out copies.
+var presetTable = sync.OnceValue(func() []Preset {
+	return append(incidentPresets(), experimentPresets()...)
+})
+
+// PresetNames is each preset's slug and name, in the order the UI lists
+// them, without copying their ops.
+func PresetNames() (slugs, names []string) {
+	for _, p := range presetTable() {
+		slugs, names = append(slugs, p.Slug), append(names, p.Name)
+	}
+	return slugs, names
+}
 
 // presetIn finds a preset by its slug in ps.
 func presetIn(ps []Preset, slug string) (Preset, bool) {
@@ -119,15 +146,15 @@ func incidentPresets() []Preset {
 
 // PresetBySlug finds a preset by its slug.
 func PresetBySlug(slug string) (Preset, bool) {
-	for _, p := range Presets() {
-		if p.Slug == slug {
-			return p, true
-		}
-	}
-	return Preset{}, false
+	p, ok := presetIn(presetTable(), slug)
+	p.Ops = clone(p.Ops)
+	return p, ok
 }
 
 func clone(ops []Op) []Op {
+	if ops == nil {
+		return nil
+	}
 	out := make([]Op, len(ops))
 	for i, op := range ops {
 		if op.Send != nil {

@@ -51,6 +51,19 @@ func TestPresetsAreFresh(t *testing.T) {
 	f, _ := PresetBySlug("demo-fixed")
 	d.Ops[1].Send.Tenant = "X"
 	assert.Equal(t, "B", f.Ops[1].Send.Tenant)
+	again, _ := PresetBySlug("demo")
+	assert.Equal(t, "B", again.Ops[1].Send.Tenant, "the table behind PresetBySlug is not edited through its copies")
+}
+
+// PresetNames lists the presets as Presets does, in its order.
+func TestPresetNamesFollowPresets(t *testing.T) {
+	slugs, names := PresetNames()
+	ps := Presets()
+	require.Len(t, slugs, len(ps))
+	for i, p := range ps {
+		assert.Equal(t, p.Slug, slugs[i])
+		assert.Equal(t, p.Name, names[i])
+	}
 }
 
 func TestPresetsReplay(t *testing.T) {

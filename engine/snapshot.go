@@ -19,12 +19,13 @@ type Snapshot struct {
 	e              *Engine
 	step           int
 	holder, writer []int32
+	held, stale    int // pageTable's counters
 	last           int // index of the last response visible at step, or -1
 }
 
 // Snapshot returns the pool after the latest step.
 func (e *Engine) Snapshot() *Snapshot {
-	return e.newSnapshot(len(e.events), e.pool.holder, e.pool.writer)
+	return e.newSnapshot(len(e.events), &e.pool.pageTable)
 }
 
 // SnapshotAt returns the pool after step (0 is before the first event). It
@@ -42,11 +43,11 @@ func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 			t.apply(m)
 		}
 	}
-	return e.newSnapshot(step, t.holder, t.writer), nil
+	return e.newSnapshot(step, &t), nil
 }
 
-func (e *Engine) newSnapshot(step int, holder, writer []int32) *Snapshot {
-	s := &Snapshot{e: e, step: step, holder: holder, writer: writer, last: -1}
+func (e *Engine) newSnapshot(step int, t *pageTable) *Snapshot {
+	s := &Snapshot{e: e, step: step, holder: t.holder, writer: t.writer, held: t.held, stale: t.stale, last: -1}
 	for i := len(e.responses) - 1; i >= 0; i-- {
 		if visibleAt(e.responses[i], step) {
 			s.last = i
@@ -66,6 +67,13 @@ func (s *Snapshot) Step() int { return s.step }
 
 // Pages is the number of pages in the pool.
 func (s *Snapshot) Pages() int { return len(s.holder) }
+
+// Occupancy counts the pool's pages by state as Cells does over the whole
+// pool (a leaked page counts as held or stale), without reading them: the
+// page table keeps the counts as it changes.
+func (s *Snapshot) Occupancy() (free, held, stale int) {
+	return len(s.holder) - s.held - s.stale, s.held, s.stale
+}
 
 // LastResponse is the newest response visible at this step, Lingering as
 // it was then: a deferred release settled later must not show earlier.

@@ -134,11 +134,22 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, step, s.Step())
 				require.Equal(t, n, s.Pages())
+				var want [3]int // free, held, stale, counted page by page
 				for id := range n {
 					got, err := s.Page(id)
 					require.NoError(t, err)
 					require.Equal(t, refPage(e, ref, step, id), got, "step %d page %d", step, id)
+					switch {
+					case got.Holder != 0:
+						want[1]++
+					case got.Writer != 0:
+						want[2]++
+					default:
+						want[0]++
+					}
 				}
+				free, held, stale := s.Occupancy()
+				require.Equal(t, want, [3]int{free, held, stale}, "step %d: the kept counts", step)
 			}
 			// The last step is the live pool.
 			live := e.Snapshot()

@@ -52,7 +52,7 @@ func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
 	s.Reset()
 	assert.Empty(t, c.render(s.Engine().Events(), s.Step()), "a new run drops the old blocks")
 
-	sendN(t, s, 12) // 10 events each: past one block
+	sendN(t, s, model.LogBlock/10+2) // 10 events each: past one block, short of two
 	before := c.render(s.Engine().Events(), s.Step())
 	require.Equal(t, freshBlocks(s), before)
 	require.Len(t, before, 2)

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/binary"
+
 	"kvleak/engine"
 	"kvleak/web/model"
 )
@@ -33,40 +35,81 @@ var (
 // its pages.
 var mapRank = [4]int{engine.MapFree: 0, engine.MapStale: 1, engine.MapAllocated: 2, engine.MapLeaked: 3}
 
+// mapColours is a palette as one pixel for each page-map byte, on each
+// square of the stale pages' checkerboard ([0] where x+y is even): RGBA
+// packed as ImageData holds it, so that a pixel costs one look-up and one
+// store, not a switch per page.
+type mapColours [2][256]uint32
+
+func (pal mapPalette) colours() *mapColours {
+	pack := func(c rgb) uint32 { return uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | 0xff<<24 }
+	var t mapColours
+	for b := range 256 {
+		tenant := pack(pal.tenants[(b>>engine.MapOwnerShift+7)%8])
+		c := [2]uint32{pack(pal.free), pack(pal.free)}
+		switch byte(b) & engine.MapStateMask {
+		case engine.MapLeaked:
+			c = [2]uint32{pack(pal.leak), pack(pal.leak)}
+		case engine.MapAllocated:
+			c = [2]uint32{tenant, tenant}
+		case engine.MapStale:
+			c[0] = tenant
+		}
+		t[0][b], t[1][b] = c[0], c[1]
+	}
+	return &t
+}
+
 // mapPixels turns a page map into RGBA pixels, one pass, into dst (grown as
 // needed). Not by colour alone: an allocated page is its tenant's colour,
 // a stale one the same colour on a checkerboard with the free colour, a
-// leaked one the leak colour (and ringed, when drawn: drawMap).
+// leaked one the leak colour (and ringed, when drawn: drawMap). Pixels
+// past the pool's last page are the free colour.
 func mapPixels(dst []byte, v model.PoolMapView, pal mapPalette) []byte {
 	n := v.Width * v.Height
 	if cap(dst) < 4*n {
 		dst = make([]byte, 4*n)
 	}
 	dst = dst[:4*n]
-	for px := range n {
-		first := px * v.PerPixel
-		b := byte(engine.MapFree)
-		for p := first; p < min(first+v.PerPixel, len(v.Map)); p++ {
-			if mapRank[v.Map[p]&engine.MapStateMask] >= mapRank[b&engine.MapStateMask] {
-				b = v.Map[p]
+	tab := pal.colours()
+	for y := range v.Height {
+		lo := y * v.Width
+		row := dst[4*lo : 4*(lo+v.Width)]
+		on, off := &tab[y&1], &tab[(y+1)&1] // the squares where x is even, odd
+		if v.PerPixel > 1 {
+			for x := range v.Width {
+				sq := on
+				if x&1 == 1 {
+					sq = off
+				}
+				binary.LittleEndian.PutUint32(row[4*x:], sq[foldPixel(v.Map, (lo+x)*v.PerPixel, v.PerPixel)])
 			}
+			continue
 		}
-		c := pal.free
-		owner := int(b >> engine.MapOwnerShift)
-		switch b & engine.MapStateMask {
-		case engine.MapLeaked:
-			c = pal.leak
-		case engine.MapAllocated:
-			c = pal.tenants[(owner+7)%8]
-		case engine.MapStale:
-			if x, y := px%v.Width, px/v.Width; (x+y)%2 == 0 {
-				c = pal.tenants[(owner+7)%8]
-			}
+		pages := v.Map[min(lo, len(v.Map)):min(lo+v.Width, len(v.Map))]
+		x := 0
+		for ; x+1 < len(pages); x += 2 { // two pixels a turn: one of each square
+			binary.LittleEndian.PutUint32(row[4*x:], on[pages[x]])
+			binary.LittleEndian.PutUint32(row[4*x+4:], off[pages[x+1]])
 		}
-		if first >= len(v.Map) {
-			c = pal.free
+		if x < len(pages) {
+			binary.LittleEndian.PutUint32(row[4*x:], on[pages[x]])
+			x++
 		}
-		dst[4*px], dst[4*px+1], dst[4*px+2], dst[4*px+3] = c[0], c[1], c[2], 255
+		for ; x < v.Width; x++ { // past the pool's last page
+			binary.LittleEndian.PutUint32(row[4*x:], on[engine.MapFree])
+		}
 	}
 	return dst
+}
+
+// foldPixel is the most telling of the pages a folded pixel stands for.
+func foldPixel(m []byte, first, per int) byte {
+	b := byte(engine.MapFree)
+	for p := first; p < min(first+per, len(m)); p++ {
+		if mapRank[m[p]&engine.MapStateMask] >= mapRank[b&engine.MapStateMask] {
+			b = m[p]
+		}
+	}
+	return b
 }

@@ -54,24 +54,21 @@ func allocatorHint(a engine.Allocator) string {
 	return allocatorHints[a] + " It decides whose stale KV a reservation gets, not whether: free() clears nothing."
 }
 
-// poolNote is PoolNote for one snapshot: one pass over the pool.
+// poolNote is PoolNote for one snapshot, from the counts the engine keeps
+// (no pass over the pool).
 func poolNote(a engine.Allocator, snap *engine.Snapshot) string {
 	if a == "" {
 		a = engine.Sorted
 	}
-	all, err := snap.Cells(0, snap.Pages()-1, 1)
-	if err != nil || len(all) != 1 {
-		return ""
-	}
-	c := all[0]
-	used := c.Allocated + c.Stale // a leaked page is one of these too
+	free, held, stale := snap.Occupancy()
+	used := held + stale // a leaked page is one of these too
 	implies := "which of them a reservation gets first is the policy's choice"
-	switch c.Free {
+	switch free {
 	case snap.Pages():
 		implies = "a cold pool: the first reservations get no one's KV"
 	case 0:
 		implies = "a warm pool: whatever the policy, a reservation gets some request's stale KV"
 	}
 	return fmt.Sprintf("Allocator %s. Of %s pages, %s hold no KV (never written, or scrubbed) and %s hold some request's KV — %s. The policy decides whose stale KV a reservation gets, not whether.",
-		a, engine.Thousands(int64(snap.Pages())), engine.Thousands(int64(c.Free)), engine.Thousands(int64(used)), implies)
+		a, engine.Thousands(int64(snap.Pages())), engine.Thousands(int64(free)), engine.Thousands(int64(used)), implies)
 }

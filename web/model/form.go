@@ -59,11 +59,12 @@ type PresetView struct {
 // Presets is the scenario picker's view.
 func (s *Session) Presets() PresetView {
 	v := PresetView{Selected: PresetCustom, Description: "Your own settings.", Options: []Option{{PresetCustom, "— custom —"}}}
-	for _, p := range engine.Presets() {
-		v.Options = append(v.Options, Option{p.Slug, p.Name})
-		if p.Slug == s.preset {
-			v.Selected, v.Description = p.Slug, p.Description
-		}
+	slugs, names := engine.PresetNames()
+	for i, slug := range slugs {
+		v.Options = append(v.Options, Option{slug, names[i]})
+	}
+	if p, ok := engine.PresetBySlug(s.preset); ok {
+		v.Selected, v.Description = p.Slug, p.Description
 	}
 	return v
 }

@@ -1,6 +1,10 @@
 package model
 
-import "kvleak/engine"
+import (
+	"sync"
+
+	"kvleak/engine"
+)
 
 // IncidentPoint is one moment of the incident, from the article, and the
 // preset that shows it.
@@ -24,8 +28,9 @@ var timeline = []struct{ when, what, preset string }{
 	{"26 Oct", "Public disclosure, with SGLang's advice: cancel both halves, verify capacity against the running engine, watch decode_deferred_kv_release_total{outcome}.", "late-write"},
 }
 
-// IncidentTimeline is the incident's dates, each linked to its preset.
-func IncidentTimeline() []IncidentPoint {
+// IncidentTimeline is the incident's dates, each linked to its preset. It
+// never changes, so it is built once and shared: callers only read it.
+var IncidentTimeline = sync.OnceValue(func() []IncidentPoint {
 	out := make([]IncidentPoint, len(timeline))
 	for i, t := range timeline {
 		p, _ := engine.PresetBySlug(t.preset)
@@ -33,7 +38,7 @@ func IncidentTimeline() []IncidentPoint {
 			Href: PresetHref(t.preset)}
 	}
 	return out
-}
+})
 
 // PresetHref is a preset's short link, from the site's root: go-app puts
 // the hosting prefix before it, and before a bare "?…" it would drop the

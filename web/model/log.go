@@ -3,7 +3,7 @@ package model
 // The listed log is bounded; older events stay in the engine.
 const (
 	MaxLogRows = 300 // at most this many rows are listed
-	LogBlock   = 100 // events per block of the list
+	LogBlock   = 25  // events per block: a Send joins and the page parses at most this many rows again
 )
 
 // LogWindowStart is the index of the first listed event of n: the newest
