@@ -33,21 +33,28 @@ func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
 		lo, hi := first+c*count/n, first+(c+1)*count/n-1
 		cell := Cell{First: lo, Last: hi}
 		clear(owners)
-		for id := lo; id <= hi; id++ {
-			h, w := s.holder[id], s.writer[id]
+		hs, ws := s.holder[lo:hi+1], s.writer[lo:hi+1]
+		tenantOf := s.e.reqTenant
+		last, lastTenant := int32(-1), 0 // pages come in runs of one owner
+		for i, h := range hs {
+			w := ws[i]
+			who := w
 			switch {
 			case h != noRequest:
 				cell.Allocated++
+				if w == noRequest {
+					who = h
+				}
 			case w != noRequest:
 				cell.Stale++
 			default:
 				cell.Free++
+				continue
 			}
-			if w != noRequest {
-				owners[s.e.reqTenant[w-1]]++
-			} else if h != noRequest {
-				owners[s.e.reqTenant[h-1]]++
+			if who != last {
+				last, lastTenant = who, int(tenantOf[who-1])
 			}
+			owners[lastTenant]++
 		}
 		best := 0
 		for t, k := range owners {

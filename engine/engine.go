@@ -21,6 +21,8 @@ type Engine struct {
 	preallocQueue []*record
 	// prints are the AI gateway's fingerprints, per tenant index.
 	prints []prints
+	// scan is the pool at the step SnapshotAt last built.
+	scan scanTable
 }
 
 // record is the engine's own state of one request.

@@ -24,20 +24,20 @@ func (p *pool) alloc(n int, req int32) (m mutation, merged int, err error) {
 		return mutation{}, merged, err
 	}
 	p.allocated += n
-	return p.apply(mutation{mutAlloc, pages, req}), merged, nil
+	return p.apply(mutation{kind: mutAlloc, pages: pages, req: req}), merged, nil
 }
 
 // write records req as the last writer of pages.
 func (p *pool) write(pages Pages, req int32) mutation {
-	return p.apply(mutation{mutWrite, pages, req})
+	return p.apply(mutation{kind: mutWrite, pages: pages, req: req})
 }
 
 // release returns pages to the free list without clearing them: free() only
 // moves ids. With scrub it zeroes them first, one write per page.
 func (p *pool) release(pages Pages, req int32, scrub bool) []mutation {
-	muts := []mutation{p.apply(mutation{mutFree, pages, req})}
+	muts := []mutation{p.apply(mutation{kind: mutFree, pages: pages, req: req})}
 	if scrub {
-		muts = append(muts, p.apply(mutation{mutScrub, pages, req}))
+		muts = append(muts, p.apply(mutation{kind: mutScrub, pages: pages, req: req}))
 	}
 	p.free.put(pages)
 	p.allocated -= pages.Len()

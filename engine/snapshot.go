@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // PageState is what a page is at a step, as the grid shows it.
 type PageState string
@@ -28,8 +31,11 @@ func (e *Engine) Snapshot() *Snapshot {
 	return e.newSnapshot(len(e.events), &e.pool.pageTable)
 }
 
-// SnapshotAt returns the pool after step (0 is before the first event). It
-// costs one pass over the pool plus the pages the log touched up to step.
+// SnapshotAt returns the pool after step (0 is before the first event), a
+// copy. The engine keeps a page table at the last step asked for and moves
+// it there from that step, redoing the events in between or undoing them,
+// so that scrubbing costs the pages the steps in between touched (and one
+// copy of the pool), not a replay of the log from its start.
 func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 	if step < 0 || step > len(e.events) {
 		return nil, fmt.Errorf("step %d: must be between 0 and %d", step, len(e.events))
@@ -37,13 +43,31 @@ func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 	if step == len(e.events) {
 		return e.Snapshot(), nil
 	}
-	t := newPageTable(e.pool.size())
-	for _, ev := range e.events[:step] {
-		for _, m := range ev.muts {
-			t.apply(m)
+	c := &e.scan
+	if c.holder == nil {
+		c.pageTable, c.step = newPageTable(e.pool.size()), 0
+	}
+	for ; c.step < step; c.step++ {
+		for _, m := range e.events[c.step].muts {
+			c.redo(m)
 		}
 	}
+	for c.step > step {
+		c.step--
+		muts := e.events[c.step].muts
+		for i := len(muts) - 1; i >= 0; i-- {
+			c.undo(muts[i])
+		}
+	}
+	t := c.pageTable
+	t.holder, t.writer = slices.Clone(t.holder), slices.Clone(t.writer)
 	return e.newSnapshot(step, &t), nil
+}
+
+// scanTable is SnapshotAt's page table and the step it stands at.
+type scanTable struct {
+	pageTable
+	step int
 }
 
 func (e *Engine) newSnapshot(step int, t *pageTable) *Snapshot {

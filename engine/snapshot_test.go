@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -126,6 +127,7 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			n := e.Metrics().PagesTotal
 			ref := newRefPool(n, e.Config().ScrubOnFree)
+			want := make([][]PageInfo, len(e.Events())+1) // every page at every step
 			for step := 0; step <= len(e.Events()); step++ {
 				if step > 0 {
 					ref.apply(e.Events()[step-1])
@@ -134,22 +136,29 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, step, s.Step())
 				require.Equal(t, n, s.Pages())
-				var want [3]int // free, held, stale, counted page by page
 				for id := range n {
 					got, err := s.Page(id)
 					require.NoError(t, err)
 					require.Equal(t, refPage(e, ref, step, id), got, "step %d page %d", step, id)
-					switch {
-					case got.Holder != 0:
-						want[1]++
-					case got.Writer != 0:
-						want[2]++
-					default:
-						want[0]++
-					}
+					want[step] = append(want[step], got)
 				}
 				free, held, stale := s.Occupancy()
-				require.Equal(t, want, [3]int{free, held, stale}, "step %d: the kept counts", step)
+				require.Equal(t, occupancy(want[step]), [3]int{free, held, stale}, "step %d: the kept counts", step)
+			}
+			// Back and forth in a random order: SnapshotAt moves its table
+			// by undoing steps as well as redoing them.
+			r := rand.New(rand.NewPCG(uint64(len(name)), 7))
+			for range 3 * len(want) {
+				step := r.IntN(len(want))
+				s, err := e.SnapshotAt(step)
+				require.NoError(t, err)
+				for id := range n {
+					got, _ := s.Page(id)
+					require.Equal(t, want[step][id], got, "step %d page %d, visited out of order", step, id)
+				}
+				free, held, stale := s.Occupancy()
+				require.Equal(t, n, free+held+stale)
+				require.Equal(t, occupancy(want[step]), [3]int{free, held, stale}, "step %d, out of order", step)
 			}
 			// The last step is the live pool.
 			live := e.Snapshot()
@@ -159,6 +168,22 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// occupancy counts pages as Snapshot.Occupancy does: free, held, stale.
+func occupancy(pages []PageInfo) [3]int {
+	var c [3]int
+	for _, p := range pages {
+		switch {
+		case p.Holder != 0:
+			c[1]++
+		case p.Writer != 0:
+			c[2]++
+		default:
+			c[0]++
+		}
+	}
+	return c
 }
 
 // Page 1 of the demo: free, reserved for A, written by A, stale once A is
