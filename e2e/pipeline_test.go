@@ -110,3 +110,27 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 	waitFor(b, "the grid zoomed to the leak", jsExists(`#grid .cell[data-page="1"]`))
 	assert.Equal(t, 7, countAll(b, `#grid .cell[data-state="leaked"]`))
 }
+
+// The log keeps the selected step's row in view inside its own scroll box,
+// both ways, and leaves the page's scroll alone.
+func TestLogKeepsTheSelectedRowInView(t *testing.T) {
+	b := openPlayground(t)
+	rowInLog := func(step int) string {
+		return fmt.Sprintf(`(() => {
+			const log = document.getElementById("log"), row = document.querySelector('#log li[data-step="%d"]');
+			if (!log || !row || !row.classList.contains("selected")) return false;
+			const l = log.getBoundingClientRect(), r = row.getBoundingClientRect();
+			return r.top >= l.top - 1 && r.bottom <= l.bottom + 1;
+		})()`, step)
+	}
+	require.Greater(t, evalJS[int](b, `document.getElementById("log").scrollHeight - document.getElementById("log").clientHeight`), 0, "the demo's log scrolls")
+	b.Do(evalVoid(`document.getElementById("log").scrollTop = 1e6`))
+	pageY := evalJS[float64](b, `scrollY`)
+	scrubTo(b, 1)
+	waitFor(b, "row 1 in the log's view", rowInLog(1))
+	b.Do(evalVoid(`document.getElementById("log").scrollTop = 0`))
+	last := evalJS[int](b, `Number(document.getElementById("scrubber").max)`)
+	scrubTo(b, last-1)
+	waitFor(b, "the row before the last in view", rowInLog(last-1))
+	assert.Equal(t, pageY, evalJS[float64](b, `scrollY`), "the page did not scroll")
+}

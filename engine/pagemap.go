@@ -24,22 +24,28 @@ func (s *Snapshot) PageMap(dst []byte) []byte {
 	}
 	dst = dst[:n]
 	tenantOf := s.e.reqTenant
-	for id := range n {
-		h, w := s.holder[id], s.writer[id]
+	hs, ws := s.holder[:n], s.writer[:n]
+	last, owner := int32(-1), byte(0) // pages come in runs of one owner
+	for id, h := range hs {
+		w := ws[id]
 		var b byte
 		switch {
-		case w != noRequest:
-			b = (tenantOf[w-1] + 1) << MapOwnerShift
 		case h != noRequest:
-			b = (tenantOf[h-1] + 1) << MapOwnerShift
-		}
-		switch {
-		case h != noRequest:
-			b |= MapAllocated
+			b = MapAllocated
 		case w != noRequest:
-			b |= MapStale
+			b = MapStale
+		default:
+			dst[id] = MapFree
+			continue
 		}
-		dst[id] = b
+		who := w
+		if who == noRequest {
+			who = h
+		}
+		if who != last {
+			last, owner = who, (tenantOf[who-1]+1)<<MapOwnerShift
+		}
+		dst[id] = owner | b
 	}
 	s.leaked().Each(func(id int) bool {
 		dst[id] = dst[id]&^MapStateMask | MapLeaked

@@ -128,9 +128,9 @@ func TestStripLeadingComments(t *testing.T) {
 	}
 }
 
-func TestDemoProfilePath(t *testing.T) {
-	assert.Equal(t, "build/p-demo.cpuprofile", demoProfilePath("build/p.cpuprofile"))
-	assert.Equal(t, "prof-demo", demoProfilePath("prof"))
+func TestProfilePath(t *testing.T) {
+	assert.Equal(t, "build/p-demo.cpuprofile", profilePath("build/p.cpuprofile", "demo"))
+	assert.Equal(t, "prof-scrub", profilePath("prof", "scrub"))
 }
 
 func TestTimingStats(t *testing.T) {

@@ -43,7 +43,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.StringVar(&c.out, "out", "build/bench.json", "where to write the JSON report")
 	fs.BoolVar(&c.skipGo, "skip-go", false, "skip the engine's Go benchmarks")
 	fs.StringVar(&c.chromium, "chromium", "", "browser binary (default: /usr/bin/chromium, or chromium/google-chrome on PATH)")
-	fs.StringVar(&c.profile, "profile", "", "write a Chrome CPU profile of the timed sends at 681,280 pages (first run) to this .cpuprofile file and print its hottest functions")
+	fs.StringVar(&c.profile, "profile", "", "write Chrome CPU profiles (first run) of the timed sends at 681,280 pages to this .cpuprofile file, of the demo-scale sends and the 681,280-page scrubbing next to it (-demo, -scrub), and print their hottest functions")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Minute, "give up after this long")
 	fs.BoolVar(&c.verbose, "v", false, "log progress details")
 	if err := fs.Parse(args); err != nil {

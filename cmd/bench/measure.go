@@ -40,12 +40,13 @@ type runResult struct {
 	MapDraws     []float64 `json:"pool_map_draws_ms"` // each drawing of the full map at 681,280 pages`
 	MemLoop      []timing  `json:"mem_loop"`
 
-	MemLoad     memInfo             `json:"mem_load"` // demo, after load
-	RendererMem rendererMem         `json:"renderer_mem_load"`
-	MemGLM      memInfo             `json:"mem_glm"`   // after the preset and the timed sends
-	MemAfter    memInfo             `json:"mem_after"` // after -mem-sends more requests
-	Profile     []benchkit.FuncTime `json:"-"`         // of SendGLM, with -profile
-	ProfileDemo []benchkit.FuncTime `json:"-"`         // of SendDemo, with -profile
+	MemLoad      memInfo             `json:"mem_load"` // demo, after load
+	RendererMem  rendererMem         `json:"renderer_mem_load"`
+	MemGLM       memInfo             `json:"mem_glm"`   // after the preset and the timed sends
+	MemAfter     memInfo             `json:"mem_after"` // after -mem-sends more requests
+	Profile      []benchkit.FuncTime `json:"-"`         // of SendGLM, with -profile
+	ProfileDemo  []benchkit.FuncTime `json:"-"`         // of SendDemo, with -profile
+	ProfileScrub []benchkit.FuncTime `json:"-"`         // of ScrubGLM, with -profile
 }
 
 // measureRun is one cold run: a first visit on loopback followed by the
@@ -92,7 +93,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		return r, fmt.Errorf("sends at the demo scale: %w", err)
 	}
 	if prof != nil {
-		if r.ProfileDemo, err = prof.stop(ctx, demoProfilePath(cfg.profile)); err != nil {
+		if r.ProfileDemo, err = prof.stop(ctx, profilePath(cfg.profile, "demo")); err != nil {
 			return r, err
 		}
 	}
@@ -128,8 +129,18 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		}
 	}
 	vlog("681,280-page sends: median %.1f ms", benchkit.Median(painted(r.SendGLM)))
+	if profiling {
+		if prof, err = startProfiler(ctx, b); err != nil {
+			return r, err
+		}
+	}
 	if r.ScrubGLM, err = b.act(ctx, "scrub", cfg.sends, 1); err != nil {
 		return r, fmt.Errorf("scrubbing at %s: %w", glmPreset, err)
+	}
+	if prof != nil {
+		if r.ProfileScrub, err = prof.stop(ctx, profilePath(cfg.profile, "scrub")); err != nil {
+			return r, err
+		}
 	}
 	if r.MapDraws, err = b.mapDraws(ctx); err != nil {
 		return r, err
@@ -183,9 +194,10 @@ func painted(ts []timing) []float64 {
 	return out
 }
 
-// demoProfilePath is where -profile's demo-scale profile goes: next to the
-// 681,280-page one, with "-demo" before the extension.
-func demoProfilePath(p string) string {
+// profilePath is where -profile's other profiles go (the demo scale's
+// sends, the 681,280-page scrubbing): next to the 681,280-page sends' one,
+// with "-"+what before the extension.
+func profilePath(p, what string) string {
 	ext := filepath.Ext(p)
-	return strings.TrimSuffix(p, ext) + "-demo" + ext
+	return strings.TrimSuffix(p, ext) + "-" + what + ext
 }

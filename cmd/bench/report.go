@@ -278,6 +278,7 @@ type report struct {
 	GoBench         []benchkit.GoBench         `json:"go_bench"`
 	Profile         []benchkit.FuncTime        `json:"profile,omitempty"`
 	ProfileDemo     []benchkit.FuncTime        `json:"profile_demo,omitempty"`
+	ProfileScrub    []benchkit.FuncTime        `json:"profile_scrub,omitempty"`
 	// Per run: each timed send's ms from click to painted, and the median
 	// of each block of 100 sends of the memory loop (latency drift as the
 	// run's log grows).
@@ -324,6 +325,7 @@ func (r *report) aggregate(runs []runResult) {
 		r.FirstVisit.Requests, r.FirstVisit.Served = runs[0].Loopback.Requests, runs[0].Served
 		r.Profile = runs[0].Profile[:min(len(runs[0].Profile), 40)]
 		r.ProfileDemo = runs[0].ProfileDemo[:min(len(runs[0].ProfileDemo), 40)]
+		r.ProfileScrub = runs[0].ProfileScrub[:min(len(runs[0].ProfileScrub), 40)]
 	}
 }
 
@@ -425,11 +427,11 @@ func (r *report) printTable(w io.Writer) {
 	for _, p := range []struct {
 		what string
 		fs   []benchkit.FuncTime
-	}{{"the demo scale", r.ProfileDemo}, {"681,280 pages", r.Profile}} {
+	}{{"sends at the demo scale", r.ProfileDemo}, {"sends at 681,280 pages", r.Profile}, {"scrubber moves at 681,280 pages", r.ProfileScrub}} {
 		if len(p.fs) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nCPU profile of the %d timed sends at %s (run 1), by total time\n", r.Sends, p.what)
+		fmt.Fprintf(w, "\nCPU profile of the %d timed %s (run 1), by total time\n", r.Sends, p.what)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "  function\ttotal\tself\n")
 		for _, f := range p.fs[:min(len(p.fs), 25)] {

@@ -57,7 +57,19 @@ type GridMarks struct{ Touched, Window, Wrote engine.Pages }
 // BuildGrid turns a snapshot into at most n cells: one per page when the
 // range is small, else ranges summarised by the engine.
 func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks GridMarks, n int) (GridView, error) {
-	cells, err := snap.Cells(first, last, n)
+	return buildGrid(snap, nil, tenants, first, last, marks, n)
+}
+
+// buildGrid is BuildGrid, reading the cells from the snapshot's page map
+// when there is one and each cell holds many pages (the unzoomed grid of a
+// large pool): one byte per page instead of the page table.
+func buildGrid(snap *engine.Snapshot, pageMap []byte, tenants []string, first, last int, marks GridMarks, n int) (GridView, error) {
+	cells, err := []engine.Cell(nil), error(nil)
+	if pageMap != nil && (last-first+1)/max(n, 1) >= engine.MapCellsFrom {
+		cells, err = snap.CellsFromMap(pageMap, first, last, n)
+	} else {
+		cells, err = snap.Cells(first, last, n)
+	}
 	if err != nil {
 		return GridView{}, err
 	}

@@ -55,6 +55,22 @@ func TestBuildGridAggregatesRealScale(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// At the launch scale the session's grid reads the page map; it is the
+// grid BuildGrid makes from the page table, at every step.
+func TestSessionGridFromTheMapIsTheGrid(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	require.True(t, s.PoolMap().Show)
+	for step := 1; step <= len(s.Engine().Events()); step += 3 {
+		require.NoError(t, s.SelectStep(step))
+		got, err := s.Grid(MaxGridCells)
+		require.NoError(t, err)
+		want, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, s.gridMarks(), MaxGridCells)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "step %d", step)
+	}
+}
+
 func TestMetricRowsCoverEveryCounter(t *testing.T) {
 	s := NewSession()
 	rows := metricRows(s.eng.Metrics())

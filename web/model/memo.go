@@ -84,7 +84,7 @@ func (s *Session) Grid(cells int) (GridView, error) {
 	m := &s.memo
 	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00")}
 	if k != m.gridKey || m.gridKey.eng == nil {
-		m.grid, m.gridErr = BuildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), cells)
+		m.grid, m.gridErr = buildGrid(s.Snapshot(), s.PoolMap().Map, s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), cells)
 		m.gridKey = k
 	}
 	return m.grid, m.gridErr
