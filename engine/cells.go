@@ -19,11 +19,8 @@ type Cell struct {
 // equal size and summarises each. It reads each page in the range once and
 // copies nothing, so a 681,280-page pool costs one pass.
 func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
-	if first < 0 || last >= len(s.holder) || first > last {
-		return nil, fmt.Errorf("page range %d–%d: must lie within 0–%d", first, last, len(s.holder)-1)
-	}
-	if n < 1 {
-		return nil, fmt.Errorf("cell count %d: must be at least 1", n)
+	if err := s.checkCells(first, last, n); err != nil {
+		return nil, err
 	}
 	count := last - first + 1
 	n = min(n, count)
@@ -56,12 +53,7 @@ func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
 			}
 			owners[lastTenant]++
 		}
-		best := 0
-		for t, k := range owners {
-			if k > best {
-				best, cell.Owner = k, s.e.tenants[t]
-			}
-		}
+		cell.Owner = s.mostPages(owners)
 		cells[c] = cell
 	}
 	s.countLeaked(cells, first, count, n)
@@ -69,6 +61,29 @@ func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
 		cells[i].State = cellState(cells[i])
 	}
 	return cells, nil
+}
+
+// checkCells checks a range of pages and a cell count for Cells.
+func (s *Snapshot) checkCells(first, last, n int) error {
+	if first < 0 || last >= len(s.holder) || first > last {
+		return fmt.Errorf("page range %d–%d: must lie within 0–%d", first, last, len(s.holder)-1)
+	}
+	if n < 1 {
+		return fmt.Errorf("cell count %d: must be at least 1", n)
+	}
+	return nil
+}
+
+// mostPages names the tenant with the most pages in owners (by tenant
+// index), the first of those tied; "" when none has any.
+func (s *Snapshot) mostPages(owners []int) string {
+	best, name := 0, ""
+	for t, k := range owners {
+		if k > best {
+			best, name = k, s.e.tenants[t]
+		}
+	}
+	return name
 }
 
 // countLeaked adds the last response's leaked pages to their cells.

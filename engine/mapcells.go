@@ -15,11 +15,8 @@ func (s *Snapshot) CellsFromMap(m []byte, first, last, n int) ([]Cell, error) {
 	if len(m) != len(s.holder) {
 		return nil, fmt.Errorf("page map of %d pages for a pool of %d", len(m), len(s.holder))
 	}
-	if first < 0 || last >= len(s.holder) || first > last {
-		return nil, fmt.Errorf("page range %d–%d: must lie within 0–%d", first, last, len(s.holder)-1)
-	}
-	if n < 1 {
-		return nil, fmt.Errorf("cell count %d: must be at least 1", n)
+	if err := s.checkCells(first, last, n); err != nil {
+		return nil, err
 	}
 	count := last - first + 1
 	n = min(n, count)
@@ -51,12 +48,7 @@ func (s *Snapshot) CellsFromMap(m []byte, first, last, n int) ([]Cell, error) {
 				owners[t] += int(k)
 			}
 		}
-		best := 0
-		for t, k := range owners {
-			if k > best {
-				best, cell.Owner = k, s.e.tenants[t]
-			}
-		}
+		cell.Owner = s.mostPages(owners)
 		cells[c] = cell
 	}
 	s.countLeaked(cells, first, count, n)
