@@ -6,7 +6,7 @@ import (
 	"kvleak/web/model"
 )
 
-// poolGrid is the grid's cells as one raw element (gridhtml.go). As its
+// poolGrid is the grid's cells as raw elements (gridhtml.go). As its
 // own component it renders only when its cells or the focused cell change,
 // not when the details line above it does.
 type poolGrid struct {
@@ -23,5 +23,12 @@ func (c *poolGrid) Focus(v int) *poolGrid           { c.IFocus = v; return c }
 
 func (c *poolGrid) Render() app.UI {
 	countRender("poolGrid")
-	return app.Raw(gridHTML(c.IGrid, c.IFocus))
+	runs := gridRuns(c.IGrid, c.IFocus)
+	cls := "grid"
+	if c.IGrid.Tiles {
+		cls += " tiles"
+	}
+	return app.Div().ID("grid").Class(cls).Role("group").Aria("label", "KV pool pages").Body(
+		app.Range(runs).Slice(func(i int) app.UI { return app.Raw(runs[i]) }),
+	)
 }

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,7 +31,9 @@ func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	require.NoError(t, s.LoadPreset("glm-remediated"))
 	g, err := s.Grid(model.MaxGridCells)
 	require.NoError(t, err)
-	out := gridHTML(g, 3)
+	runs := gridRuns(g, 3)
+	require.Len(t, runs, model.MaxGridCells/gridRun)
+	out := strings.Join(runs, "")
 	assert.Equal(t, model.MaxGridCells, strings.Count(out, `data-owner="`), "every cell carries data-owner, empty when none")
 	assert.Contains(t, out, `data-owner=""`)
 	assert.Equal(t, 1, strings.Count(out, `tabindex="0"`))
@@ -42,7 +46,7 @@ func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	require.NoError(t, s.Send())
 	g, err = s.Grid(model.MaxGridCells)
 	require.NoError(t, err)
-	out = gridHTML(g, 0)
+	out = strings.Join(gridRuns(g, 0), "")
 	assert.NotContains(t, out, "<img")
 	assert.NotContains(t, out, "<script")
 	assert.Contains(t, out, "&lt;img src=x onerror=alert(1)&gt;&#34;")
@@ -71,4 +75,31 @@ func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
 	assert.True(t, strings.HasPrefix(later, `<ol class="log-block" start="4" aria-label="Events 4–5">`), later)
 	assert.NotContains(t, later, `aria-pressed="true"`)
 	assert.Equal(t, `<ol class="log-block"></ol>`, logBlockHTML(nil, 0))
+}
+
+// A changed cell changes only its run: go-app then replaces that one raw
+// element and leaves the others' DOM alone.
+func TestGridRunsChangeOnlyWhereACellDid(t *testing.T) {
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	g, err := s.Grid(model.MaxGridCells)
+	require.NoError(t, err)
+	before := gridRuns(g, 0)
+	changed := g
+	changed.Cells = slices.Clone(g.Cells)
+	changed.Cells[gridRun+5].Label += " (changed)"
+	after := gridRuns(changed, 0)
+	require.Len(t, after, len(before))
+	for i := range before {
+		if i == 1 {
+			assert.NotEqual(t, before[i], after[i], "the changed cell's run")
+		} else {
+			assert.Equal(t, before[i], after[i], "run %d", i)
+		}
+	}
+	idx := regexp.MustCompile(`data-idx="(\d+)"`).FindAllStringSubmatch(strings.Join(before, ""), -1)
+	require.Len(t, idx, len(g.Cells), "the runs hold every cell once")
+	for i, m := range idx {
+		require.Equal(t, strconv.Itoa(i), m[1], "in order")
+	}
 }
