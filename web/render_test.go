@@ -27,10 +27,7 @@ func TestGridMove(t *testing.T) {
 }
 
 func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
-	s := model.NewSession()
-	require.NoError(t, s.LoadPreset("glm-remediated"))
-	g, err := s.Grid(model.MaxGridCells)
-	require.NoError(t, err)
+	g := presetGrid(t, "glm-remediated")
 	runs := gridRuns(g, 3)
 	require.Len(t, runs, model.MaxGridCells/gridRun)
 	out := strings.Join(runs, "")
@@ -39,12 +36,12 @@ func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, `tabindex="0"`))
 	assert.Contains(t, out, `tabindex="0" data-idx="3"`)
 
-	s = model.NewSession()
+	s := model.NewSession()
 	typeRequest(t, s, "B", "3", `</button><script>alert(1)</script>`)
 	require.NoError(t, s.SetText(model.TenantName, `<img src=x onerror=alert(1)>"`))
 	require.NoError(t, s.Rename())
 	require.NoError(t, s.Send())
-	g, err = s.Grid(model.MaxGridCells)
+	g, err := s.Grid(model.MaxGridCells)
 	require.NoError(t, err)
 	out = strings.Join(gridRuns(g, 0), "")
 	assert.NotContains(t, out, "<img")
@@ -80,10 +77,7 @@ func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
 // A changed cell changes only its run: go-app then replaces that one raw
 // element and leaves the others' DOM alone.
 func TestGridRunsChangeOnlyWhereACellDid(t *testing.T) {
-	s := model.NewSession()
-	require.NoError(t, s.LoadPreset("glm-launch"))
-	g, err := s.Grid(model.MaxGridCells)
-	require.NoError(t, err)
+	g := presetGrid(t, "glm-launch")
 	before := gridRuns(g, 0)
 	changed := g
 	changed.Cells = slices.Clone(g.Cells)
@@ -102,4 +96,14 @@ func TestGridRunsChangeOnlyWhereACellDid(t *testing.T) {
 	for i, m := range idx {
 		require.Equal(t, strconv.Itoa(i), m[1], "in order")
 	}
+}
+
+// presetGrid is the full grid of a preset's run at its latest step.
+func presetGrid(t *testing.T, slug string) model.GridView {
+	t.Helper()
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset(slug))
+	g, err := s.Grid(model.MaxGridCells)
+	require.NoError(t, err)
+	return g
 }
