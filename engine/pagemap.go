@@ -53,3 +53,52 @@ func (s *Snapshot) PageMap(dst []byte) []byte {
 	})
 	return dst
 }
+
+// PageMapSince brings dst, the page map of prev, up to this snapshot and
+// returns it with the pages it rewrote: only those that can differ, the
+// pages the steps between the two changed and both steps' leaked pages,
+// so that a step of the scrubber or a Send costs the pages it touched, not
+// the pool. prev is an earlier snapshot of the same engine at any step;
+// only its step and last response are read, so a live snapshot that a
+// Send has since moved on from will do. With no usable prev (nil, another
+// engine, a dst of another size) or when the steps between touched more
+// than a quarter of the pool, it draws the whole map, and all is true.
+func (s *Snapshot) PageMapSince(dst []byte, prev *Snapshot) (m []byte, changed Pages, all bool) {
+	if prev == nil || prev.e != s.e || len(dst) != len(s.holder) {
+		return s.PageMap(dst), nil, true
+	}
+	lo, hi := min(prev.step, s.step), max(prev.step, s.step)
+	budget := len(s.holder) / 4
+	for _, ev := range s.e.events[lo:hi] {
+		for _, mu := range ev.muts {
+			changed = append(changed, mu.pages...)
+			if budget -= mu.pages.Len(); budget < 0 {
+				return s.PageMap(dst), nil, true
+			}
+		}
+	}
+	changed = append(append(changed, prev.leaked()...), s.leaked()...)
+	tenantOf := s.e.reqTenant
+	changed.Each(func(id int) bool {
+		dst[id] = MapFree
+		who := s.writer[id]
+		if who == noRequest {
+			who = s.holder[id]
+		}
+		if who != noRequest {
+			dst[id] = (tenantOf[who-1] + 1) << MapOwnerShift
+		}
+		switch {
+		case s.holder[id] != noRequest:
+			dst[id] |= MapAllocated
+		case s.writer[id] != noRequest:
+			dst[id] |= MapStale
+		}
+		return true
+	})
+	s.leaked().Each(func(id int) bool {
+		dst[id] = dst[id]&^MapStateMask | MapLeaked
+		return true
+	})
+	return dst, changed, false
+}

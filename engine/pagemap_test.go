@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,4 +66,53 @@ func BenchmarkPageMap(b *testing.B) {
 	for b.Loop() {
 		buf = snap.PageMap(buf)
 	}
+}
+
+// A map brought up to date from any earlier step, in a random walk over
+// the steps, and from a live snapshot a Send has moved on from, is the map
+// drawn afresh; what it did not rewrite had not changed.
+func TestPageMapSinceIsThePageMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for _, slug := range []string{"demo", "abort-one-half", "late-write", "scrub", "gateway-block"} {
+		e := replayPreset(t, slug)
+		prev, err := e.SnapshotAt(0)
+		require.NoError(t, err)
+		m := prev.PageMap(nil)
+		sawPartial := false
+		for range 60 {
+			s, err := e.SnapshotAt(r.IntN(len(e.Events()) + 1))
+			require.NoError(t, err)
+			before := slices.Clone(m)
+			var changed Pages
+			var all bool
+			m, changed, all = s.PageMapSince(m, prev)
+			require.Equal(t, s.PageMap(nil), m, "%s: step %d from step %d", slug, s.Step(), prev.Step())
+			if !all {
+				sawPartial = true
+				for id := range m {
+					if !changed.Contains(id) {
+						require.Equal(t, before[id], m[id], "%s: page %d is not in changed", slug, id)
+					}
+				}
+			}
+			prev = s
+		}
+		assert.True(t, sawPartial, "%s: some steps were brought up to date, not redrawn", slug)
+	}
+	big := newEngine(t, Config{ContextTokens: 64, PoolTokens: 512, PageTokens: 1, SlotPages: 8, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1})
+	for i := range 40 {
+		send(t, big, Request{Tenant: fmt.Sprintf("t%d", i%5), PromptTokens: 8, Content: "x"})
+	}
+	for _, r := range []Request{{Tenant: "B", PromptTokens: 60}, {Tenant: "C", PromptTokens: 3, Content: "c"}} {
+		live := big.Snapshot()
+		m := live.PageMap(nil)
+		send(t, big, r)
+		now := big.Snapshot()
+		m, _, all := now.PageMapSince(m, live)
+		assert.False(t, all, "a Send touches a slot, not a quarter of the pool")
+		require.Equal(t, now.PageMap(nil), m, "from the live snapshot before the Send of %+v", r)
+	}
+	other := replayPreset(t, "demo").Snapshot()
+	_, _, all := other.PageMapSince(other.PageMap(nil), replayPreset(t, "demo").Snapshot())
+	assert.True(t, all, "another engine's snapshot is no base")
 }

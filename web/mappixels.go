@@ -113,3 +113,22 @@ func foldPixel(m []byte, first, per int) byte {
 	}
 	return b
 }
+
+// repaint brings px, the pixels of the map's version drawn in the palette
+// was, up to v in pal: when v follows that version in the same palette,
+// only the pixels of the pages v says changed (a step or a Send touches a
+// slot, not the pool); else every pixel.
+func repaint(px []byte, drawn int, was mapPalette, v model.PoolMapView, pal mapPalette) []byte {
+	if v.AllChanged || drawn != v.Version-1 || was != pal || v.PerPixel != 1 || len(px) != 4*v.Width*v.Height {
+		return mapPixels(px, v, pal)
+	}
+	tab := pal.colours()
+	v.Changed.Each(func(id int) bool {
+		if id < len(v.Map) {
+			x, y := id%v.Width, id/v.Width
+			binary.LittleEndian.PutUint32(px[4*id:], tab[(x+y)&1][v.Map[id]])
+		}
+		return true
+	})
+	return px
+}

@@ -2,8 +2,10 @@ package web
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
@@ -76,4 +78,47 @@ func BenchmarkMapPixels(b *testing.B) {
 	for b.Loop() {
 		dst = mapPixels(dst, v, lightMap)
 	}
+}
+
+// repaint after a change to some pages paints what mapPixels paints; it
+// paints every pixel when it cannot build on the last drawing: a version
+// skipped, another palette, a whole new map.
+func TestRepaintPaintsWhatMapPixelsPaints(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	m := make([]byte, 5000)
+	for p := range m {
+		m[p] = byte(r.IntN(256))
+	}
+	v := model.PoolMapView{Version: 1, Width: 64, Height: (len(m) + 63) / 64, PerPixel: 1, Pages: len(m), Map: m, AllChanged: true}
+	px := repaint(nil, 0, lightMap, v, lightMap)
+	require.Equal(t, mapPixels(nil, v, lightMap), px)
+	for i := range 20 {
+		next := v
+		next.Version, next.AllChanged, next.Map = v.Version+1, false, slices.Clone(v.Map)
+		next.Changed = nil
+		for range 1 + r.IntN(30) {
+			first := r.IntN(len(m))
+			run := engine.Run{First: first, Count: 1 + r.IntN(min(40, len(m)-first))}
+			next.Changed = append(next.Changed, run)
+			for p := run.First; p < run.First+run.Count; p++ {
+				next.Map[p] = byte(r.IntN(256))
+			}
+		}
+		px = repaint(px, v.Version, lightMap, next, lightMap)
+		require.Equal(t, mapPixels(nil, next, lightMap), px, "change %d", i)
+		v = next
+	}
+	// What repaint cannot build on: it paints every pixel.
+	stale := slices.Clone(px)
+	for i := range stale {
+		stale[i] ^= 0xff
+	}
+	skipped := v
+	skipped.Version += 2
+	assert.Equal(t, mapPixels(nil, skipped, lightMap), repaint(slices.Clone(stale), v.Version, lightMap, skipped, lightMap), "a version skipped")
+	next := v
+	next.Version++
+	assert.Equal(t, mapPixels(nil, next, darkMap), repaint(slices.Clone(stale), v.Version, lightMap, next, darkMap), "another palette")
+	next.AllChanged = true
+	assert.Equal(t, mapPixels(nil, next, lightMap), repaint(slices.Clone(stale), v.Version, lightMap, next, lightMap), "a whole new map")
 }

@@ -19,8 +19,10 @@ type poolMap struct {
 
 	IMap model.PoolMapView
 
-	rgba      []byte // the pixels, reused between drawings
-	downAt    int    // the page under the pointer when it went down, or -1
+	rgba      []byte     // the pixels, reused between drawings
+	drawn     int        // the map version rgba shows
+	drawnPal  mapPalette // in these colours
+	downAt    int        // the page under the pointer when it went down, or -1
 	stopTheme func()
 	onZoom    func(ctx app.Context, first, last int)
 }
@@ -126,7 +128,7 @@ func (c *poolMap) draw() {
 	if darkScheme() {
 		pal = darkMap
 	}
-	c.rgba = mapPixels(c.rgba, v, pal)
+	c.rgba, c.drawn, c.drawnPal = repaint(c.rgba, c.drawn, c.drawnPal, v, pal), v.Version, pal
 	g := canvas.Call("getContext", "2d")
 	img := g.Call("createImageData", v.Width, v.Height)
 	app.CopyBytesToJS(img.Get("data"), c.rgba)

@@ -34,6 +34,7 @@ type memo struct {
 
 	mapKey  snapKey
 	poolMap PoolMapView
+	mapSnap *engine.Snapshot // the snapshot poolMap was drawn from
 
 	runKey   runKey
 	runQuery string

@@ -26,8 +26,13 @@ type PoolMapView struct {
 	Width, Height int // in pixels
 	PerPixel      int // pages per pixel (1 unless the pool folds)
 	Map           []byte
-	Leaked        engine.Pages // called out on the map
-	Tenants       int          // how many tenants the owner indices name
+	// Changed is the pages whose bytes Map changed since Version-1, unless
+	// AllChanged: then it was drawn whole. The component repaints only
+	// their pixels when it drew Version-1.
+	Changed    engine.Pages
+	AllChanged bool
+	Leaked     engine.Pages // called out on the map
+	Tenants    int          // how many tenants the owner indices name
 }
 
 // PoolMap is the map view at the selected step; Show is false for a pool
@@ -40,7 +45,8 @@ func (s *Session) PoolMap() PoolMapView {
 	m := &s.memo
 	if k := s.snapKey(); k != m.mapKey || m.poolMap.Map == nil {
 		snap := s.Snapshot()
-		v := PoolMapView{Show: true, Pages: pages, Tenants: len(s.eng.Tenants()), Map: snap.PageMap(m.poolMap.Map)}
+		v := PoolMapView{Show: true, Pages: pages, Tenants: len(s.eng.Tenants())}
+		v.Map, v.Changed, v.AllChanged = snap.PageMapSince(m.poolMap.Map, m.mapSnap)
 		v.PerPixel = max(1, (pages+MapWidth*MapMaxRows-1)/(MapWidth*MapMaxRows))
 		v.Width = MapWidth
 		v.Height = (pages + v.PerPixel*MapWidth - 1) / (v.PerPixel * MapWidth)
@@ -48,7 +54,7 @@ func (s *Session) PoolMap() PoolMapView {
 			v.Leaked = r.LeakedPages
 		}
 		v.Version = m.poolMap.Version + 1
-		m.poolMap, m.mapKey = v, k
+		m.poolMap, m.mapKey, m.mapSnap = v, k, snap
 	}
 	return m.poolMap
 }
