@@ -32,11 +32,23 @@ func (e *Engine) Snapshot() *Snapshot {
 }
 
 // SnapshotAt returns the pool after step (0 is before the first event), a
-// copy. The engine keeps a page table at the last step asked for and moves
-// it there from that step, redoing the events in between or undoing them,
-// so that scrubbing costs the pages the steps in between touched (and one
-// copy of the pool), not a replay of the log from its start.
+// copy: ViewAt's snapshot with its own page table.
 func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
+	s, err := e.ViewAt(step)
+	if err != nil || step == len(e.events) {
+		return s, err
+	}
+	s.holder, s.writer = slices.Clone(s.holder), slices.Clone(s.writer)
+	return s, nil
+}
+
+// ViewAt returns the pool after step without copying it: a snapshot of the
+// table the engine keeps at the last step asked for, valid until the next
+// ViewAt or SnapshotAt. The engine moves that table from its step,
+// redoing the events in between or undoing them, so that a scrubber's
+// step costs the pages the steps in between touched, not a replay of the
+// log, nor a copy of the pool (5.4 MB at 681,280 pages).
+func (e *Engine) ViewAt(step int) (*Snapshot, error) {
 	if step < 0 || step > len(e.events) {
 		return nil, fmt.Errorf("step %d: must be between 0 and %d", step, len(e.events))
 	}
@@ -59,12 +71,10 @@ func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 			c.undo(muts[i])
 		}
 	}
-	t := c.pageTable
-	t.holder, t.writer = slices.Clone(t.holder), slices.Clone(t.writer)
-	return e.newSnapshot(step, &t), nil
+	return e.newSnapshot(step, &c.pageTable), nil
 }
 
-// scanTable is SnapshotAt's page table and the step it stands at.
+// scanTable is ViewAt's page table and the step it stands at.
 type scanTable struct {
 	pageTable
 	step int

@@ -150,7 +150,11 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(len(name)), 7))
 			for range 3 * len(want) {
 				step := r.IntN(len(want))
-				s, err := e.SnapshotAt(step)
+				at := e.SnapshotAt
+				if r.IntN(2) == 0 {
+					at = e.ViewAt // the same pool, without the copy
+				}
+				s, err := at(step)
 				require.NoError(t, err)
 				for id := range n {
 					got, _ := s.Page(id)
@@ -289,6 +293,10 @@ func TestSnapshotAtIsACopy(t *testing.T) {
 	require.NoError(t, err)
 	before, _ := s.Page(0)
 	send(t, e, Request{Tenant: "C", PromptTokens: 8})
+	for _, step := range []int{0, 3, 25} { // ViewAt moves the kept table
+		_, err := e.ViewAt(step)
+		require.NoError(t, err)
+	}
 	after, _ := s.Page(0)
 	assert.Equal(t, before.Writer, after.Writer)
 	assert.Equal(t, before.Holder, after.Holder)

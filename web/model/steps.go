@@ -106,7 +106,7 @@ func (s *Session) snapshot() *engine.Snapshot {
 	if s.step == 0 {
 		return s.eng.Snapshot()
 	}
-	snap, err := s.eng.SnapshotAt(s.step)
+	snap, err := s.eng.ViewAt(s.step) // one snapshot at a time: memo.go keeps only the current one
 	if err != nil {
 		return s.eng.Snapshot()
 	}
