@@ -17,7 +17,7 @@ WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -name '*.go' -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm wasm-size site serve test soak loadtest bench FORCE
+.PHONY: wasm wasm-size site serve test soak loadtest bench profile FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
@@ -108,3 +108,11 @@ loadtest:
 BENCH_FLAGS ?=
 bench: site
 	$(GO) run ./cmd/bench -site build/site -out build/bench.json $(BENCH_FLAGS)
+
+# Where the bench's time goes: its CPU profiles (the Sends at both scales,
+# the scrubbing at 681,280 pages), one run, of a site whose wasm keeps its
+# function names (build/app-names.wasm), with their hottest functions on
+# stdout; build/prof/*.cpuprofile open in DevTools → Performance.
+profile: build/app-names.wasm
+	$(GO) run -trimpath ./cmd/gensite -out build/site-prof -wasm build/app-names.wasm -static static -br-large-q 1
+	$(GO) run ./cmd/bench -site build/site-prof -runs 1 -mem-sends 0 -skip-go -sends 10 -profile build/prof/p.cpuprofile -out build/prof/bench.json

@@ -2,6 +2,7 @@ package web
 
 import (
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,15 +23,47 @@ const gridRun = 32
 // Every value is HTML-escaped: tenant names and secrets are text, never
 // markup. Events are handled on the wrapper (poolevents.go).
 func gridRuns(g model.GridView, focus int) []string {
-	var runs []string
-	var b strings.Builder
+	return (&gridRunCache{}).render(g, focus)
+}
+
+// gridRunCache is the runs of the last grid rendered: render builds again
+// only the runs whose cells or focus changed (a step at 681,280 pages
+// changes a few of 512 cells).
+type gridRunCache struct {
+	cells []model.CellView
+	focus int
+	tiles bool
+	runs  []string
+}
+
+// render is gridRuns, reusing the runs that have not changed.
+func (rc *gridRunCache) render(g model.GridView, focus int) []string {
 	focus = min(focus, len(g.Cells)-1)
-	for i, c := range g.Cells {
-		if i%gridRun == 0 {
-			b.Reset()
-			b.Grow(gridRun * 320)
-			b.WriteString(`<div class="grid-run">`)
+	if rc.tiles != g.Tiles || len(rc.cells) != len(g.Cells) {
+		rc.cells, rc.runs = nil, nil
+	}
+	var runs []string
+	for lo := 0; lo < len(g.Cells); lo += gridRun {
+		hi := min(lo+gridRun, len(g.Cells))
+		r := lo / gridRun
+		focused := func(f int) bool { return f >= lo && f < hi }
+		if r < len(rc.runs) && slices.Equal(rc.cells[lo:hi], g.Cells[lo:hi]) && focused(rc.focus) == focused(focus) && (!focused(focus) || rc.focus == focus) {
+			runs = append(runs, rc.runs[r])
+			continue
 		}
+		runs = append(runs, gridRunHTML(g, lo, hi, focus))
+	}
+	rc.cells, rc.focus, rc.tiles, rc.runs = slices.Clone(g.Cells), focus, g.Tiles, runs
+	return runs
+}
+
+// gridRunHTML is cells lo..hi-1 of the grid as one run.
+func gridRunHTML(g model.GridView, lo, hi, focus int) string {
+	var b strings.Builder
+	b.Grow((hi - lo) * 320)
+	b.WriteString(`<div class="grid-run">`)
+	for i := lo; i < hi; i++ {
+		c := g.Cells[i]
 		label := cellName(c)
 		tab := "-1"
 		if i == focus {
@@ -63,12 +96,9 @@ func gridRuns(g model.GridView, focus int) []string {
 			b.WriteString(html.EscapeString(c.Mark))
 		}
 		b.WriteString(`</button>`)
-		if i%gridRun == gridRun-1 || i == len(g.Cells)-1 {
-			b.WriteString(`</div>`)
-			runs = append(runs, b.String())
-		}
 	}
-	return runs
+	b.WriteString(`</div>`)
+	return b.String()
 }
 
 // cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,

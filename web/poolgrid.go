@@ -14,6 +14,8 @@ type poolGrid struct {
 
 	IGrid  model.GridView
 	IFocus int
+
+	runs gridRunCache // the runs last rendered
 }
 
 func newPoolGrid() *poolGrid { return &poolGrid{} }
@@ -23,7 +25,7 @@ func (c *poolGrid) Focus(v int) *poolGrid           { c.IFocus = v; return c }
 
 func (c *poolGrid) Render() app.UI {
 	countRender("poolGrid")
-	runs := gridRuns(c.IGrid, c.IFocus)
+	runs := c.runs.render(c.IGrid, c.IFocus)
 	cls := "grid"
 	if c.IGrid.Tiles {
 		cls += " tiles"

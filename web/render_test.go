@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strconv"
@@ -106,4 +107,33 @@ func presetGrid(t *testing.T, slug string) model.GridView {
 	g, err := s.Grid(model.MaxGridCells)
 	require.NoError(t, err)
 	return g
+}
+
+// The run cache renders what gridRuns renders, across steps, zooms, a move
+// of the focus and a switch to tiles, and hands back the very strings of
+// the runs that did not change.
+func TestGridRunCacheRendersWhatGridRunsRenders(t *testing.T) {
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	var rc gridRunCache
+	r := rand.New(rand.NewPCG(4, 4))
+	reused := 0
+	for i := range 30 {
+		require.NoError(t, s.SelectStep(r.IntN(s.Steps()+1)))
+		if i == 20 {
+			require.NoError(t, s.Zoom(0, 40)) // tiles
+		}
+		g, err := s.Grid(model.MaxGridCells)
+		require.NoError(t, err)
+		focus := r.IntN(len(g.Cells))
+		before := slices.Clone(rc.runs)
+		got := rc.render(g, focus)
+		require.Equal(t, gridRuns(g, focus), got, "render %d", i)
+		for j := range min(len(before), len(got)) {
+			if before[j] == got[j] && sameBytes(before[j], got[j]) {
+				reused++
+			}
+		}
+	}
+	assert.Greater(t, reused, 100, "unchanged runs are reused, not built again")
 }

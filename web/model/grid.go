@@ -65,7 +65,7 @@ func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks G
 // large pool): one byte per page instead of the page table.
 func buildGrid(snap *engine.Snapshot, pageMap []byte, tenants []string, first, last int, marks GridMarks, n int) (GridView, error) {
 	cells, err := []engine.Cell(nil), error(nil)
-	if pageMap != nil && (last-first+1)/max(n, 1) >= engine.MapCellsFrom {
+	if gridFromMap(pageMap, first, last, n) {
 		cells, err = snap.CellsFromMap(pageMap, first, last, n)
 	} else {
 		cells, err = snap.Cells(first, last, n)
@@ -78,26 +78,72 @@ func buildGrid(snap *engine.Snapshot, pageMap []byte, tenants []string, first, l
 	g.Tiles = g.PerCell == 1 && len(cells) <= MaxTiles
 	g.Cells = make([]CellView, len(cells))
 	for i, c := range cells {
-		v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
-		if c.First == c.Last {
-			v.Page = strconv.Itoa(c.First)
-			v.Label = pageLabel(snap, c.First)
-		} else {
-			v.Page = fmt.Sprintf("%d-%d", c.First, c.Last)
-			v.Label = rangeLabel(c)
-		}
-		v.Mark = markFor(v)
-		v.Touched = overlaps(marks.Touched, c.First, c.Last)
-		v.Window = overlaps(marks.Window, c.First, c.Last)
-		v.Wrote = v.Window && overlaps(marks.Wrote, c.First, c.Last)
-		if g.Tiles {
-			v.Writer, v.Text = tileText(snap, c.First)
-		}
-		g.Cells[i] = v
+		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles)
 	}
 	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(first)), engine.Thousands(int64(last)), engine.Thousands(int64(snap.Pages())))
 	if g.PerCell > 1 {
 		g.Summary += fmt.Sprintf(", about %s pages per cell — choose a cell to zoom in", engine.Thousands(int64(g.PerCell)))
+	}
+	return g, nil
+}
+
+// gridFromMap reports whether buildGrid reads the cells from the page map.
+func gridFromMap(pageMap []byte, first, last, n int) bool {
+	return pageMap != nil && (last-first+1)/max(n, 1) >= engine.MapCellsFrom
+}
+
+// cellView is one cell of the grid, ready to render.
+func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool) CellView {
+	v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
+	if c.First == c.Last {
+		v.Page = strconv.Itoa(c.First)
+		v.Label = pageLabel(snap, c.First)
+	} else {
+		v.Page = fmt.Sprintf("%d-%d", c.First, c.Last)
+		v.Label = rangeLabel(c)
+	}
+	v.Mark = markFor(v)
+	v.Touched = overlaps(marks.Touched, c.First, c.Last)
+	v.Window = overlaps(marks.Window, c.First, c.Last)
+	v.Wrote = v.Window && overlaps(marks.Wrote, c.First, c.Last)
+	if tiles {
+		v.Writer, v.Text = tileText(snap, c.First)
+	}
+	return v
+}
+
+// updateGrid brings prev, the grid of the same range and cell count drawn
+// from an earlier page map, up to snap, whose page map differs from that
+// one in the pages changed at most: it summarises again only the cells
+// that hold a changed page or a page marked at either step, and keeps the
+// others as they were. A step or a Send then costs its pages, not the
+// pool's 681,280.
+func updateGrid(prev GridView, prevMarks GridMarks, snap *engine.Snapshot, pageMap []byte, changed engine.Pages, tenants []string, marks GridMarks) (GridView, error) {
+	g := prev
+	g.Cells = slices.Clone(prev.Cells)
+	done := make([]bool, len(g.Cells))
+	at := func(id int) int { // the cell holding page id
+		i, _ := slices.BinarySearchFunc(g.Cells, id, func(c CellView, id int) int { return c.Last - id })
+		return i
+	}
+	for _, p := range []engine.Pages{changed, prevMarks.Touched, prevMarks.Window, prevMarks.Wrote, marks.Touched, marks.Window, marks.Wrote} {
+		for _, r := range p {
+			if r.Count < 1 || r.First > g.Last || r.First+r.Count-1 < g.First {
+				continue
+			}
+			for i := at(max(r.First, g.First)); i < len(g.Cells) && g.Cells[i].First <= r.First+r.Count-1; i++ {
+				if done[i] {
+					continue
+				}
+				done[i] = true
+				c := g.Cells[i]
+				cs, err := snap.CellsFromMap(pageMap, c.First, c.Last, 1)
+				if err != nil {
+					return GridView{}, err
+				}
+				g.Cells[i] = cellView(snap, cs[0], tenants, marks, g.Tiles)
+			}
+		}
 	}
 	return g, nil
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -55,20 +56,31 @@ func TestBuildGridAggregatesRealScale(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// At the launch scale the session's grid reads the page map; it is the
-// grid BuildGrid makes from the page table, at every step.
+// At the launch scale the session's grid reads the page map, and from
+// step to step only its changed cells; it is the grid BuildGrid makes from
+// the page table, at every step of a random walk with Sends between.
 func TestSessionGridFromTheMapIsTheGrid(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
 	require.True(t, s.PoolMap().Show)
-	for step := 1; step <= len(s.Engine().Events()); step += 3 {
-		require.NoError(t, s.SelectStep(step))
+	r := rand.New(rand.NewPCG(3, 1))
+	updated := 0
+	for i := range 40 {
+		if i%10 == 9 {
+			require.NoError(t, s.Send())
+		}
+		require.NoError(t, s.SelectStep(r.IntN(s.Steps()+1)))
+		before := s.memo.gridMapVersion
 		got, err := s.Grid(MaxGridCells)
 		require.NoError(t, err)
+		if !s.PoolMap().AllChanged && before == s.PoolMap().Version-1 {
+			updated++
+		}
 		want, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, s.gridMarks(), MaxGridCells)
 		require.NoError(t, err)
-		require.Equal(t, want, got, "step %d", step)
+		require.Equal(t, want, got, "walk %d, step %d", i, s.Step())
 	}
+	assert.Greater(t, updated, 10, "most steps update the grid rather than rebuild it")
 }
 
 func TestMetricRowsCoverEveryCounter(t *testing.T) {

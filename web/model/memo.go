@@ -32,6 +32,10 @@ type memo struct {
 	marksKey snapKey
 	marks    []TimelineMark
 
+	gridMarks      GridMarks // the marks m.grid shows
+	gridMapVersion int       // the page map it was read from
+	gridFromMap    bool      // it was read from a page map (buildGrid)
+
 	mapKey  snapKey
 	poolMap PoolMapView
 	mapSnap *engine.Snapshot // the snapshot poolMap was drawn from
@@ -85,8 +89,17 @@ func (s *Session) Grid(cells int) (GridView, error) {
 	m := &s.memo
 	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00")}
 	if k != m.gridKey || m.gridKey.eng == nil {
-		m.grid, m.gridErr = buildGrid(s.Snapshot(), s.PoolMap().Map, s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), cells)
-		m.gridKey = k
+		marks, pm := s.gridMarks(), s.PoolMap()
+		was := m.gridKey
+		was.snapKey = k.snapKey
+		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.gridFromMap && !pm.AllChanged && m.gridMapVersion == pm.Version-1 {
+			// Only the step moved, and the map says which pages changed.
+			m.grid, m.gridErr = updateGrid(m.grid, m.gridMarks, s.Snapshot(), pm.Map, pm.Changed, s.tenants, marks)
+		} else {
+			m.grid, m.gridErr = buildGrid(s.Snapshot(), pm.Map, s.tenants, s.zoomFirst, s.zoomLast, marks, cells)
+		}
+		m.gridKey, m.gridMarks, m.gridMapVersion = k, marks, pm.Version
+		m.gridFromMap = gridFromMap(pm.Map, s.zoomFirst, s.zoomLast, cells)
 	}
 	return m.grid, m.gridErr
 }
