@@ -115,9 +115,10 @@ func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
 		waitFor(b, "the grid redrawn in ranges", jsExists(`#grid .cell[data-page*="-"]`))
 		assert.Equal(t, "681,280", valueOf(b, "#pool"))
 		assert.Equal(t, 0, countAll(b, "#pool-error"))
-		last := gridCells(b, ":last-child")
-		require.Len(t, last, 1)
-		assert.True(t, strings.HasSuffix(last[0].Page, "-42579"), "last cell %s ends at page 42,579", last[0])
+		cells := gridCells(b, "")
+		require.NotEmpty(t, cells)
+		last := cells[len(cells)-1]
+		assert.True(t, strings.HasSuffix(last.Page, "-42579"), "last cell %s ends at page 42,579", last)
 	})
 
 	t.Run("context 1Mi", func(t *testing.T) {

@@ -117,18 +117,25 @@ func foldPixel(m []byte, first, per int) byte {
 // repaint brings px, the pixels of the map's version drawn in the palette
 // was, up to v in pal: when v follows that version in the same palette,
 // only the pixels of the pages v says changed (a step or a Send touches a
-// slot, not the pool); else every pixel.
-func repaint(px []byte, drawn int, was mapPalette, v model.PoolMapView, pal mapPalette) []byte {
+// slot, not the pool); else every pixel. dirty is the byte range of px it
+// rewrote, for copying only that much to the canvas's ImageData.
+func repaint(px []byte, drawn int, was mapPalette, v model.PoolMapView, pal mapPalette) (out []byte, dirty [2]int) {
 	if v.AllChanged || drawn != v.Version-1 || was != pal || v.PerPixel != 1 || len(px) != 4*v.Width*v.Height {
-		return mapPixels(px, v, pal)
+		px = mapPixels(px, v, pal)
+		return px, [2]int{0, len(px)}
 	}
 	tab := pal.colours()
+	dirty = [2]int{len(px), 0}
 	v.Changed.Each(func(id int) bool {
 		if id < len(v.Map) {
 			x, y := id%v.Width, id/v.Width
 			binary.LittleEndian.PutUint32(px[4*id:], tab[(x+y)&1][v.Map[id]])
+			dirty = [2]int{min(dirty[0], 4*id), max(dirty[1], 4*id+4)}
 		}
 		return true
 	})
-	return px
+	if dirty[0] > dirty[1] {
+		dirty = [2]int{}
+	}
+	return px, dirty
 }

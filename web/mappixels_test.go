@@ -90,8 +90,9 @@ func TestRepaintPaintsWhatMapPixelsPaints(t *testing.T) {
 		m[p] = byte(r.IntN(256))
 	}
 	v := model.PoolMapView{Version: 1, Width: 64, Height: (len(m) + 63) / 64, PerPixel: 1, Pages: len(m), Map: m, AllChanged: true}
-	px := repaint(nil, 0, lightMap, v, lightMap)
+	px, dirty := repaint(nil, 0, lightMap, v, lightMap)
 	require.Equal(t, mapPixels(nil, v, lightMap), px)
+	require.Equal(t, [2]int{0, len(px)}, dirty, "a whole new map: every byte")
 	for i := range 20 {
 		next := v
 		next.Version, next.AllChanged, next.Map = v.Version+1, false, slices.Clone(v.Map)
@@ -104,8 +105,16 @@ func TestRepaintPaintsWhatMapPixelsPaints(t *testing.T) {
 				next.Map[p] = byte(r.IntN(256))
 			}
 		}
-		px = repaint(px, v.Version, lightMap, next, lightMap)
+		before := slices.Clone(px)
+		px, dirty = repaint(px, v.Version, lightMap, next, lightMap)
 		require.Equal(t, mapPixels(nil, next, lightMap), px, "change %d", i)
+		require.Equal(t, before[:dirty[0]], px[:dirty[0]], "change %d: nothing rewritten before the dirty range", i)
+		require.Equal(t, before[dirty[1]:], px[dirty[1]:], "change %d: nor after it", i)
+		lo, hi := 4*len(m), 0
+		for _, r := range next.Changed {
+			lo, hi = min(lo, 4*r.First), max(hi, 4*(r.First+r.Count))
+		}
+		require.Equal(t, [2]int{lo, hi}, dirty, "change %d: the changed pages' bytes", i)
 		v = next
 	}
 	// What repaint cannot build on: it paints every pixel.
@@ -115,10 +124,12 @@ func TestRepaintPaintsWhatMapPixelsPaints(t *testing.T) {
 	}
 	skipped := v
 	skipped.Version += 2
-	assert.Equal(t, mapPixels(nil, skipped, lightMap), repaint(slices.Clone(stale), v.Version, lightMap, skipped, lightMap), "a version skipped")
+	assert.Equal(t, mapPixels(nil, skipped, lightMap), first(repaint(slices.Clone(stale), v.Version, lightMap, skipped, lightMap)), "a version skipped")
 	next := v
 	next.Version++
-	assert.Equal(t, mapPixels(nil, next, darkMap), repaint(slices.Clone(stale), v.Version, lightMap, next, darkMap), "another palette")
+	assert.Equal(t, mapPixels(nil, next, darkMap), first(repaint(slices.Clone(stale), v.Version, lightMap, next, darkMap)), "another palette")
 	next.AllChanged = true
-	assert.Equal(t, mapPixels(nil, next, lightMap), repaint(slices.Clone(stale), v.Version, lightMap, next, lightMap), "a whole new map")
+	assert.Equal(t, mapPixels(nil, next, lightMap), first(repaint(slices.Clone(stale), v.Version, lightMap, next, lightMap)), "a whole new map")
 }
+
+func first[A, B any](a A, _ B) A { return a }

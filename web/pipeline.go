@@ -68,9 +68,8 @@ func (c *pipelineView) stage(st model.PipelineStage) app.UI {
 	if st.State == model.StageCurrent {
 		li = li.Aria("current", "step")
 	}
-	mark := map[string]string{model.StageDone: "✓", model.StageCurrent: "●", model.StageLater: "…", model.StageNever: "–"}[st.State]
 	return li.Body(
-		app.Span().Class("stage-mark").Aria("hidden", "true").Text(mark),
+		app.Span().Class("stage-mark").Aria("hidden", "true").Text(stageMarks[st.State]),
 		// A break opportunity after the dot, so that "prefill.bootstrap"
 		// wraps there in a narrow column rather than mid-word.
 		app.Code().Class("stage-name").Text(strings.ReplaceAll(string(st.Stage), ".", ".\u200b")),
@@ -78,6 +77,8 @@ func (c *pipelineView) stage(st model.PipelineStage) app.UI {
 		app.Span().Class("visually-hidden").Text(" ("+stageWords[st.State]+")"),
 	)
 }
+
+var stageMarks = map[string]string{model.StageDone: "✓", model.StageCurrent: "●", model.StageLater: "…", model.StageNever: "–"}
 
 var stageWords = map[string]string{
 	model.StageDone:    "done",

@@ -22,6 +22,7 @@ type poolMap struct {
 	rgba      []byte     // the pixels, reused between drawings
 	drawn     int        // the map version rgba shows
 	drawnPal  mapPalette // in these colours
+	img       app.Value  // the canvas's ImageData, holding rgba
 	downAt    int        // the page under the pointer when it went down, or -1
 	stopTheme func()
 	onZoom    func(ctx app.Context, first, last int)
@@ -128,11 +129,19 @@ func (c *poolMap) draw() {
 	if darkScheme() {
 		pal = darkMap
 	}
-	c.rgba, c.drawn, c.drawnPal = repaint(c.rgba, c.drawn, c.drawnPal, v, pal), v.Version, pal
+	var dirty [2]int
+	c.rgba, dirty = repaint(c.rgba, c.drawn, c.drawnPal, v, pal)
+	c.drawn, c.drawnPal = v.Version, pal
 	g := canvas.Call("getContext", "2d")
-	img := g.Call("createImageData", v.Width, v.Height)
-	app.CopyBytesToJS(img.Get("data"), c.rgba)
-	g.Call("putImageData", img, 0, 0)
+	if c.img == nil || c.img.Get("width").Int() != v.Width || c.img.Get("height").Int() != v.Height {
+		c.img, dirty = g.Call("createImageData", v.Width, v.Height), [2]int{0, len(c.rgba)}
+	}
+	// Only the bytes repaint rewrote cross into JavaScript; the whole image
+	// goes back on the canvas, which also clears the last rings.
+	if dirty[1] > dirty[0] {
+		app.CopyBytesToJS(c.img.Get("data").Call("subarray", dirty[0], dirty[1]), c.rgba[dirty[0]:dirty[1]])
+	}
+	g.Call("putImageData", c.img, 0, 0)
 	g.Set("strokeStyle", fmt.Sprintf("rgb(%d,%d,%d)", pal.ring[0], pal.ring[1], pal.ring[2]))
 	g.Set("lineWidth", 2)
 	for _, r := range v.Leaked {
