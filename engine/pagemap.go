@@ -24,34 +24,32 @@ func (s *Snapshot) PageMap(dst []byte) []byte {
 	}
 	dst = dst[:n]
 	tenantOf := s.e.reqTenant
-	hs, ws := s.holder[:n], s.writer[:n]
-	last, owner := int32(-1), byte(0) // pages come in runs of one owner
-	for id, h := range hs {
-		w := ws[id]
-		var b byte
-		switch {
-		case h != noRequest:
-			b = MapAllocated
-		case w != noRequest:
-			b = MapStale
-		default:
-			dst[id] = MapFree
-			continue
-		}
-		who := w
-		if who == noRequest {
-			who = h
-		}
-		if who != last {
-			last, owner = who, (tenantOf[who-1]+1)<<MapOwnerShift
-		}
-		dst[id] = owner | b
+	for id := range n {
+		dst[id] = mapByte(s.holder[id], s.writer[id], tenantOf)
 	}
 	s.leaked().Each(func(id int) bool {
 		dst[id] = dst[id]&^MapStateMask | MapLeaked
 		return true
 	})
 	return dst
+}
+
+// mapByte is one page's byte of the map, from its holder h and writer w.
+func mapByte(h, w int32, tenantOf []uint8) byte {
+	var b byte
+	switch {
+	case w != noRequest:
+		b = (tenantOf[w-1] + 1) << MapOwnerShift
+	case h != noRequest:
+		b = (tenantOf[h-1] + 1) << MapOwnerShift
+	}
+	switch {
+	case h != noRequest:
+		b |= MapAllocated
+	case w != noRequest:
+		b |= MapStale
+	}
+	return b
 }
 
 // PageMapSince brings dst, the page map of prev, up to this snapshot and
@@ -80,20 +78,7 @@ func (s *Snapshot) PageMapSince(dst []byte, prev *Snapshot) (m []byte, changed P
 	changed = append(append(changed, prev.leaked()...), s.leaked()...)
 	tenantOf := s.e.reqTenant
 	changed.Each(func(id int) bool {
-		dst[id] = MapFree
-		who := s.writer[id]
-		if who == noRequest {
-			who = s.holder[id]
-		}
-		if who != noRequest {
-			dst[id] = (tenantOf[who-1] + 1) << MapOwnerShift
-		}
-		switch {
-		case s.holder[id] != noRequest:
-			dst[id] |= MapAllocated
-		case s.writer[id] != noRequest:
-			dst[id] |= MapStale
-		}
+		dst[id] = mapByte(s.holder[id], s.writer[id], tenantOf)
 		return true
 	})
 	s.leaked().Each(func(id int) bool {
