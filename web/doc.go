@@ -24,8 +24,18 @@
 //     rendercount.go lets tests check it.
 //   - Raw-HTML grid and log: up to 512 cells and 300 log rows are raw
 //     elements, not diffed nodes with listeners each; every value in them is
-//     HTML-escaped (gridhtml.go, loghtml.go). The log is kept in blocks so a
-//     Send re-renders only the newest (logblocks.go).
+//     HTML-escaped (gridhtml.go, loghtml.go). The grid is runs of 32 cells
+//     and the log blocks of 25 rows, kept between renders, so that a step
+//     or a Send builds and replaces only the runs and blocks that changed
+//     (gridRunCache, logblocks.go).
+//   - A step costs the pages it touches: the pool map is brought up to date
+//     from the last one and the canvas repaints only the changed pixels
+//     (poolmap.go, mappixels.go: repaint); the grid of a large pool is
+//     summarised again only where they fall (model.updateGrid).
+//   - No geometry read in an update: reading layout (offsetTop…) in
+//     OnUpdate forces the browser to lay the page out in the middle of
+//     go-app's update; the log follows its selected row with an
+//     IntersectionObserver instead (eventlog.go).
 //   - Delegated events: the grid's and the log's events are handled on
 //     their wrappers as they bubble, reading the cell or row from the element
 //     (poolevents.go, eventlog.go); list items read their subject from a
