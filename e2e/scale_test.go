@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -122,4 +123,28 @@ func TestRealScalePreset(t *testing.T) {
 		_, end := pageRange(t, all[len(all)-1].Page)
 		assert.Equal(t, 681_279, end)
 	})
+}
+
+// A click as a person makes it, the button held down a while, on a cell
+// that did not have the focus: mousedown focuses the cell, and the zoom
+// still happens (a render on focus replaced the cell's run before mouseup,
+// and the browser fired no click).
+func TestHeldClickOnAnUnfocusedCellZooms(t *testing.T) {
+	b := openPlayground(t)
+	choosePreset(b, "glm-launch")
+	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page*="-"]`))
+	sel := `#grid .cell[data-idx="3"]`
+	settleInView(b, fmt.Sprintf(`document.querySelector(%s)`, jsLit(sel)))
+	require.Equal(t, -1, evalJS[int](b, `document.querySelector(`+jsLit(sel)+`).tabIndex`), "cell 3 is not the tab stop")
+	page := evalJS[string](b, `document.querySelector(`+jsLit(sel)+`).dataset.page`)
+	pt := evalJS[[]float64](b, `(() => { const r = document.querySelector(`+jsLit(sel)+`).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	require.Len(t, pt, 2)
+	b.Do(chromedp.MouseEvent(chromedp.MousePressed, pt[0], pt[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	waitFor(b, "cell 3 focused and the tab stop", `document.activeElement === document.querySelector(`+jsLit(sel)+`) && document.activeElement.tabIndex === 0`)
+	time.Sleep(150 * time.Millisecond) // a person's click: go-app's next frame comes before the button is up
+	b.Do(chromedp.MouseEvent(chromedp.MouseReleased, pt[0], pt[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	waitFor(b, "zoomed into "+page, jsExists("#zoom-out"))
+	first, _ := pageRange(t, page)
+	assert.True(t, strings.HasPrefix(gridCells(b, "")[0].Page, strconv.Itoa(first)), "the grid starts at the cell's first page")
+	assert.Equal(t, 1, countAll(b, `#grid [tabindex="0"]`), "one tab stop")
 }

@@ -19,59 +19,53 @@ const gridRun = 32
 // changes two cells replaces one or two runs, and the browser styles and
 // lays out only those, not all 512 (the whole grid was one string: 5 ms of
 // style and layout a scrub at 681,280 pages). Every cell carries
-// data-owner="" when it has no owner (go-app drops empty attributes).
+// data-owner="" when it has no owner (go-app drops empty attributes), and
+// tabindex="-1": the grid's one tab stop is set on the element by gridView
+// (placeTabStop), so that focusing a cell renders nothing.
 // Every value is HTML-escaped: tenant names and secrets are text, never
 // markup. Events are handled on the wrapper (poolevents.go).
-func gridRuns(g model.GridView, focus int) []string {
-	return (&gridRunCache{}).render(g, focus)
+func gridRuns(g model.GridView) []string {
+	return (&gridRunCache{}).render(g)
 }
 
 // gridRunCache is the runs of the last grid rendered: render builds again
-// only the runs whose cells or focus changed (a step at 681,280 pages
-// changes a few of 512 cells).
+// only the runs whose cells changed (a step at 681,280 pages changes a few
+// of 512 cells).
 type gridRunCache struct {
 	cells []model.CellView
-	focus int
 	tiles bool
 	runs  []string
 }
 
 // render is gridRuns, reusing the runs that have not changed.
-func (rc *gridRunCache) render(g model.GridView, focus int) []string {
-	focus = min(focus, len(g.Cells)-1)
+func (rc *gridRunCache) render(g model.GridView) []string {
 	if rc.tiles != g.Tiles || len(rc.cells) != len(g.Cells) {
 		rc.cells, rc.runs = nil, nil
 	}
 	var runs []string
 	for lo := 0; lo < len(g.Cells); lo += gridRun {
 		hi := min(lo+gridRun, len(g.Cells))
-		r := lo / gridRun
-		focused := func(f int) bool { return f >= lo && f < hi }
-		if r < len(rc.runs) && slices.Equal(rc.cells[lo:hi], g.Cells[lo:hi]) && focused(rc.focus) == focused(focus) && (!focused(focus) || rc.focus == focus) {
+		if r := lo / gridRun; r < len(rc.runs) && slices.Equal(rc.cells[lo:hi], g.Cells[lo:hi]) {
 			runs = append(runs, rc.runs[r])
 			continue
 		}
-		runs = append(runs, gridRunHTML(g, lo, hi, focus))
+		runs = append(runs, gridRunHTML(g, lo, hi))
 	}
-	rc.cells, rc.focus, rc.tiles, rc.runs = slices.Clone(g.Cells), focus, g.Tiles, runs
+	rc.cells, rc.tiles, rc.runs = slices.Clone(g.Cells), g.Tiles, runs
 	return runs
 }
 
 // gridRunHTML is cells lo..hi-1 of the grid as one run.
-func gridRunHTML(g model.GridView, lo, hi, focus int) string {
+func gridRunHTML(g model.GridView, lo, hi int) string {
 	var b strings.Builder
 	b.Grow((hi - lo) * 320)
 	b.WriteString(`<div class="grid-run">`)
 	for i := lo; i < hi; i++ {
 		c := g.Cells[i]
 		label := cellName(c)
-		tab := "-1"
-		if i == focus {
-			tab = "0"
-		}
 		b.WriteString(`<button type="button" class="`)
 		b.WriteString(html.EscapeString(cellClass(c)))
-		b.WriteString(`" tabindex="` + tab + `" data-idx="` + strconv.Itoa(i) + `" data-page="`)
+		b.WriteString(`" tabindex="-1" data-idx="` + strconv.Itoa(i) + `" data-page="`)
 		b.WriteString(html.EscapeString(c.Page))
 		b.WriteString(`" data-owner="`)
 		b.WriteString(html.EscapeString(c.Owner))

@@ -31,11 +31,15 @@ func (c *gridView) Grid(v model.GridView) *gridView                 { c.IGrid = 
 func (c *gridView) Hidden(v bool) *gridView                         { c.IHidden = v; return c }
 func (c *gridView) OnZoom(fn func(app.Context, int, int)) *gridView { c.onZoom = fn; return c }
 
-// OnUpdate keeps the focused cell inside a grid that changed size.
+// OnMount and OnUpdate put the grid's tab stop on the focused cell, kept
+// inside a grid that changed size.
+func (c *gridView) OnMount(ctx app.Context) { c.placeTabStop(ctx) }
+
 func (c *gridView) OnUpdate(ctx app.Context) {
 	if c.focus >= len(c.IGrid.Cells) {
 		c.focus = 0
 	}
+	c.placeTabStop(ctx)
 }
 
 func (c *gridView) Render() app.UI {
@@ -50,7 +54,7 @@ func (c *gridView) Render() app.UI {
 		app.Div().Class("grid-wrap").
 			OnClick(safe(c.onCellClick)).OnKeyDown(safe(c.onCellKey)).On("focusin", safe(c.onCellFocus)).
 			OnMouseOver(safe(c.onCellDetail)).OnMouseLeave(safe(c.onGridLeave)).
-			Body(newPoolGrid().Grid(c.IGrid).Focus(c.focus)),
+			Body(newPoolGrid().Grid(c.IGrid)),
 		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(orDefault(c.detail, "Point at, tap or focus a cell for its details.")),
 	)
 }

@@ -77,11 +77,35 @@ func (c *gridView) onGridLeave(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 }
 
+// onCellFocus shows the focused cell's details and moves the tab stop to
+// it on the element. Not by rendering the grid: a click focuses the cell
+// on mousedown, and a render then would replace its run before mouseup, so
+// the browser would fire no click and the zoom would be lost.
 func (c *gridView) onCellFocus(ctx app.Context, e app.Event) {
 	if cell, ok := eventCell(e); ok {
 		c.focus = cellInt(cell, "idx")
 		c.detail = cell.Call("getAttribute", "aria-label").String()
+		setTabStop(cell)
 	}
+}
+
+// placeTabStop puts the grid's tab stop on the focused cell once go-app
+// has updated the grid: a roving tabindex, one cell at 0, the others -1.
+func (c *gridView) placeTabStop(ctx app.Context) {
+	i := c.focus
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(i)+"']"); el.Truthy() {
+			setTabStop(el)
+		}
+	})
+}
+
+// setTabStop makes cell the grid's one tab stop.
+func setTabStop(cell app.Value) {
+	if old := app.Window().Get("document").Call("querySelector", `#grid [tabindex="0"]`); old.Truthy() && !old.Equal(cell) {
+		old.Set("tabIndex", -1)
+	}
+	cell.Set("tabIndex", 0)
 }
 
 // onCellKey moves the focus with the arrow keys, Home and End.

@@ -7,13 +7,12 @@ import (
 )
 
 // poolGrid is the grid's cells as raw elements (gridhtml.go). As its
-// own component it renders only when its cells or the focused cell change,
-// not when the details line above it does.
+// own component it renders only when its cells change, not when the
+// details line above it or the focused cell does.
 type poolGrid struct {
 	app.Compo
 
-	IGrid  model.GridView
-	IFocus int
+	IGrid model.GridView
 
 	runs gridRunCache // the runs last rendered
 }
@@ -21,11 +20,10 @@ type poolGrid struct {
 func newPoolGrid() *poolGrid { return &poolGrid{} }
 
 func (c *poolGrid) Grid(v model.GridView) *poolGrid { c.IGrid = v; return c }
-func (c *poolGrid) Focus(v int) *poolGrid           { c.IFocus = v; return c }
 
 func (c *poolGrid) Render() app.UI {
 	countRender("poolGrid")
-	runs := c.runs.render(c.IGrid, c.IFocus)
+	runs := c.runs.render(c.IGrid)
 	cls := "grid"
 	if c.IGrid.Tiles {
 		cls += " tiles"

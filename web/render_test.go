@@ -29,13 +29,12 @@ func TestGridMove(t *testing.T) {
 
 func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	g := presetGrid(t, "glm-remediated")
-	runs := gridRuns(g, 3)
+	runs := gridRuns(g)
 	require.Len(t, runs, model.MaxGridCells/gridRun)
 	out := strings.Join(runs, "")
 	assert.Equal(t, model.MaxGridCells, strings.Count(out, `data-owner="`), "every cell carries data-owner, empty when none")
 	assert.Contains(t, out, `data-owner=""`)
-	assert.Equal(t, 1, strings.Count(out, `tabindex="0"`))
-	assert.Contains(t, out, `tabindex="0" data-idx="3"`)
+	assert.Equal(t, model.MaxGridCells, strings.Count(out, `tabindex="-1"`), "no tab stop in the markup: gridView sets it on the element")
 
 	s := model.NewSession()
 	typeRequest(t, s, "B", "3", `</button><script>alert(1)</script>`)
@@ -44,7 +43,7 @@ func TestGridHTMLEscapesAndCarriesEveryHook(t *testing.T) {
 	require.NoError(t, s.Send())
 	g, err := s.Grid(model.MaxGridCells)
 	require.NoError(t, err)
-	out = strings.Join(gridRuns(g, 0), "")
+	out = strings.Join(gridRuns(g), "")
 	assert.NotContains(t, out, "<img")
 	assert.NotContains(t, out, "<script")
 	assert.Contains(t, out, "&lt;img src=x onerror=alert(1)&gt;&#34;")
@@ -79,11 +78,11 @@ func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
 // element and leaves the others' DOM alone.
 func TestGridRunsChangeOnlyWhereACellDid(t *testing.T) {
 	g := presetGrid(t, "glm-launch")
-	before := gridRuns(g, 0)
+	before := gridRuns(g)
 	changed := g
 	changed.Cells = slices.Clone(g.Cells)
 	changed.Cells[gridRun+5].Label += " (changed)"
-	after := gridRuns(changed, 0)
+	after := gridRuns(changed)
 	require.Len(t, after, len(before))
 	for i := range before {
 		if i == 1 {
@@ -109,9 +108,9 @@ func presetGrid(t *testing.T, slug string) model.GridView {
 	return g
 }
 
-// The run cache renders what gridRuns renders, across steps, zooms, a move
-// of the focus and a switch to tiles, and hands back the very strings of
-// the runs that did not change.
+// The run cache renders what gridRuns renders, across steps, zooms and a
+// switch to tiles, and hands back the very strings of the runs that did
+// not change.
 func TestGridRunCacheRendersWhatGridRunsRenders(t *testing.T) {
 	s := model.NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
@@ -125,10 +124,9 @@ func TestGridRunCacheRendersWhatGridRunsRenders(t *testing.T) {
 		}
 		g, err := s.Grid(model.MaxGridCells)
 		require.NoError(t, err)
-		focus := r.IntN(len(g.Cells))
 		before := slices.Clone(rc.runs)
-		got := rc.render(g, focus)
-		require.Equal(t, gridRuns(g, focus), got, "render %d", i)
+		got := rc.render(g)
+		require.Equal(t, gridRuns(g), got, "render %d", i)
 		for j := range min(len(before), len(got)) {
 			if before[j] == got[j] && sameBytes(before[j], got[j]) {
 				reused++
