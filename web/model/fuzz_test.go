@@ -226,6 +226,15 @@ func checkSession(t *testing.T, s *Session) {
 	r, ok := s.LastResponse()
 	view := s.Response()
 	require.Equal(t, ok, view.Sent)
+	// The views kept up to date from step to step are the ones built afresh.
+	if kept, err := s.Grid(MaxGridCells); err == nil {
+		fresh, err := BuildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), MaxGridCells)
+		require.NoError(t, err)
+		require.Equal(t, fresh, kept, "the session's grid is the grid built afresh")
+	}
+	if pm := s.PoolMap(); pm.Show {
+		require.Equal(t, s.Snapshot().PageMap(nil), pm.Map, "the pool map is the page map drawn afresh")
+	}
 	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PoolPages()-1, GridMarks{}, MaxGridCells)
 	require.NoError(t, err)
 	leaked := 0
@@ -241,7 +250,9 @@ func checkSession(t *testing.T, s *Session) {
 		return
 	}
 	require.Equal(t, r.LeakedPages.Len(), leaked, "the grid marks exactly the response's leaked pages")
-	require.Equal(t, r.Leaked(), strings.HasPrefix(view.Verdict, "LEAK"), "the verdict says leak iff pages leaked: %q", view.Verdict)
+	blocked := r.Gateway == "block" // decode read them; the gateway answered 502 instead
+	require.Equal(t, r.Leaked() && !blocked, strings.HasPrefix(view.Verdict, "LEAK"), "the verdict says leak iff pages leaked to the client: %q", view.Verdict)
+	require.Equal(t, r.Leaked() && blocked, strings.HasPrefix(view.Verdict, "BLOCKED"), "the verdict says blocked iff the gateway stopped a leak: %q", view.Verdict)
 	require.Equal(t, r.Leaked(), view.Tone == "leak")
 	if r.Status == 400 {
 		require.Zero(t, r.LeakedPages.Len(), "a 400 carries no page")
