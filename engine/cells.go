@@ -19,19 +19,10 @@ type Cell struct {
 // equal size and summarises each. It reads each page in the range once and
 // copies nothing, so a 681,280-page pool costs one pass.
 func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
-	if err := s.checkCells(first, last, n); err != nil {
-		return nil, err
-	}
-	count := last - first + 1
-	n = min(n, count)
-	cells := make([]Cell, n)
-	owners := make([]int, len(s.e.tenants))
-	for c := range cells {
-		lo, hi := first+c*count/n, first+(c+1)*count/n-1
-		cell := Cell{First: lo, Last: hi}
-		clear(owners)
+	tenantOf := s.e.reqTenant
+	return s.summarise(first, last, n, func(cell *Cell, owners []int) {
+		lo, hi := cell.First, cell.Last
 		hs, ws := s.holder[lo:hi+1], s.writer[lo:hi+1]
-		tenantOf := s.e.reqTenant
 		last, lastTenant := int32(-1), 0 // pages come in runs of one owner
 		for i, h := range hs {
 			w := ws[i]
@@ -53,10 +44,39 @@ func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
 			}
 			owners[lastTenant]++
 		}
+	}, nil)
+}
+
+// summarise is the frame of Cells and CellsFromMap: it checks the range,
+// splits it into cells, has count fill each cell's free, allocated and
+// stale pages and each tenant's share in owners, names the owner, adds the
+// leaked pages (onLeaked, if any, sees each one and its cell) and sets
+// each cell's state.
+func (s *Snapshot) summarise(first, last, n int, count func(cell *Cell, owners []int), onLeaked func(cell *Cell, id int)) ([]Cell, error) {
+	if err := s.checkCells(first, last, n); err != nil {
+		return nil, err
+	}
+	pages := last - first + 1
+	n = min(n, pages)
+	cells := make([]Cell, n)
+	owners := make([]int, len(s.e.tenants))
+	for c := range cells {
+		cell := Cell{First: first + c*pages/n, Last: first + (c+1)*pages/n - 1}
+		clear(owners)
+		count(&cell, owners)
 		cell.Owner = s.mostPages(owners)
 		cells[c] = cell
 	}
-	s.countLeaked(cells, first, count, n)
+	s.leaked().Each(func(id int) bool {
+		if id >= first && id <= last {
+			cell := &cells[cellIndex(cells, first, pages, id)]
+			cell.Leaked++
+			if onLeaked != nil {
+				onLeaked(cell, id)
+			}
+		}
+		return true
+	})
 	for i := range cells {
 		cells[i].State = cellState(cells[i])
 	}
@@ -86,22 +106,19 @@ func (s *Snapshot) mostPages(owners []int) string {
 	return name
 }
 
-// countLeaked adds the last response's leaked pages to their cells.
-func (s *Snapshot) countLeaked(cells []Cell, first, count, n int) {
-	s.leaked().Each(func(id int) bool {
-		if id >= first && id < first+count {
-			// Inverse of lo = first + c*count/n: the cell whose range holds id.
-			c := ((id-first+1)*n - 1) / count
-			for c > 0 && cells[c].First > id {
-				c--
-			}
-			for c < n-1 && cells[c].Last < id {
-				c++
-			}
-			cells[c].Leaked++
-		}
-		return true
-	})
+// cellIndex is the cell of a summary of pages first..first+pages-1 into
+// len(cells) cells whose range holds page id: the inverse of
+// lo = first + c*pages/n, then a step to either side for the rounding.
+func cellIndex(cells []Cell, first, pages, id int) int {
+	n := len(cells)
+	c := ((id-first+1)*n - 1) / pages
+	for c > 0 && cells[c].First > id {
+		c--
+	}
+	for c < n-1 && cells[c].Last < id {
+		c++
+	}
+	return c
 }
 
 func cellState(c Cell) PageState {

@@ -15,22 +15,12 @@ func (s *Snapshot) CellsFromMap(m []byte, first, last, n int) ([]Cell, error) {
 	if len(m) != len(s.holder) {
 		return nil, fmt.Errorf("page map of %d pages for a pool of %d", len(m), len(s.holder))
 	}
-	if err := s.checkCells(first, last, n); err != nil {
-		return nil, err
-	}
-	count := last - first + 1
-	n = min(n, count)
-	cells := make([]Cell, n)
-	owners := make([]int, len(s.e.tenants))
 	var hist [256]int32
-	for c := range cells {
-		lo, hi := first+c*count/n, first+(c+1)*count/n-1
+	return s.summarise(first, last, n, func(cell *Cell, owners []int) {
 		clear(hist[:])
-		for _, b := range m[lo : hi+1] {
+		for _, b := range m[cell.First : cell.Last+1] {
 			hist[b]++
 		}
-		cell := Cell{First: lo, Last: hi}
-		clear(owners)
 		for b, k := range hist {
 			if k == 0 {
 				continue
@@ -48,26 +38,13 @@ func (s *Snapshot) CellsFromMap(m []byte, first, last, n int) ([]Cell, error) {
 				owners[t] += int(k)
 			}
 		}
-		cell.Owner = s.mostPages(owners)
-		cells[c] = cell
-	}
-	s.countLeaked(cells, first, count, n)
-	s.leaked().Each(func(id int) bool { // held or stale, as Cells counts them
-		if id < first || id > last {
-			return true
-		}
-		c := cellOf(cells, id)
+	}, func(cell *Cell, id int) { // held or stale, as Cells counts a leaked page
 		if s.holder[id] != noRequest {
-			cells[c].Allocated++
+			cell.Allocated++
 		} else {
-			cells[c].Stale++
+			cell.Stale++
 		}
-		return true
 	})
-	for i := range cells {
-		cells[i].State = cellState(cells[i])
-	}
-	return cells, nil
 }
 
 // mapOwner is the tenant index a page-map byte of a held or stale page
@@ -78,18 +55,4 @@ func mapOwner(b byte) int {
 		return o - 1
 	}
 	return MaxTenants - 1
-}
-
-// cellOf is the cell whose range holds page id.
-func cellOf(cells []Cell, id int) int {
-	lo, hi := 0, len(cells)-1
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if cells[mid].Last < id {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
 }

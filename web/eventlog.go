@@ -49,7 +49,9 @@ func (c *eventLog) OnUpdate(ctx app.Context) {
 				return nil
 			})
 		}
-		c.follow = app.Window().Get("IntersectionObserver").New(c.onSeen, map[string]any{"root": wrap, "threshold": 1})
+		if c.follow == nil || !c.follow.Get("root").Equal(wrap) { // one observer while the log stands
+			c.follow = app.Window().Get("IntersectionObserver").New(c.onSeen, map[string]any{"root": wrap, "threshold": 1})
+		}
 		c.follow.Call("observe", row)
 	})
 }

@@ -51,7 +51,9 @@ func (rc *gridRunCache) render(g model.GridView) []string {
 		}
 		runs = append(runs, gridRunHTML(g, lo, hi))
 	}
-	rc.cells, rc.tiles, rc.runs = slices.Clone(g.Cells), g.Tiles, runs
+	// Kept, not copied: the model makes a new Cells slice for a new grid
+	// (model.updateGrid copies before it changes a cell).
+	rc.cells, rc.tiles, rc.runs = g.Cells, g.Tiles, runs
 	return runs
 }
 
