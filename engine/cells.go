@@ -61,11 +61,11 @@ func (s *Snapshot) summarise(first, last, n int, count func(cell *Cell, owners [
 	cells := make([]Cell, n)
 	owners := make([]int, len(s.e.tenants))
 	for c := range cells {
-		cell := Cell{First: first + c*pages/n, Last: first + (c+1)*pages/n - 1}
+		cell := &cells[c] // in place: a local passed to count would escape, one allocation a cell
+		cell.First, cell.Last = first+c*pages/n, first+(c+1)*pages/n-1
 		clear(owners)
-		count(&cell, owners)
+		count(cell, owners)
 		cell.Owner = s.mostPages(owners)
-		cells[c] = cell
 	}
 	s.leaked().Each(func(id int) bool {
 		if id >= first && id <= last {
