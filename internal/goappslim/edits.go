@@ -23,7 +23,19 @@ type replacement struct{ old, new string }
 //     out and slim.go.txt's encrypt/decrypt return an error.
 //
 // TestUIUsesNoneOfTheRemovedFeatures keeps the playground off them.
+//
+// One edit changes when, not what: go-app's loop renders the components a
+// dispatch marked on a 120 Hz ticker that it starts on the first dispatch,
+// so every click waited 8.3 ms (and then the next vsync) before its render
+// began. The copy renders as soon as the dispatch queue is empty, which is
+// still after the handler and still on go-app's loop, but inside the event's
+// own task; a burst of dispatches still makes one frame, and a dispatch within
+// 8.3 ms of the last frame still waits for the ticker, so the rate stays
+// capped at 120 frames a second. TestAClickRendersBeforeItReturns holds it.
 var replacements = map[string][]replacement{
+	"pkg/app/engine.go": {
+		{engineLoop, slimEngineLoop},
+	},
 	"pkg/app/context.go": {
 		{"\t\"github.com/google/uuid\"\n", ""},
 		{"id = uuid.NewString()", "id = newUUID()"},
@@ -50,3 +62,42 @@ func replace(rel string, data []byte) ([]byte, error) {
 	}
 	return []byte(s), nil
 }
+
+// engineLoop is go-app's frame scheduling in engineX.Start; slimEngineLoop
+// renders when the queue drains (see replacements).
+const engineLoop = `	for {
+		select {
+		case dispatch := <-e.dispatches:
+			if currentFrameDuration != activeFrameDuration {
+				frames.Reset(activeFrameDuration)
+				currentFrameDuration = activeFrameDuration
+			}
+			dispatch()
+
+		case <-frames.C:
+			e.processFrame()
+			frames.Reset(iddleFrameDuration)
+			currentFrameDuration = iddleFrameDuration
+`
+
+const slimEngineLoop = `	var lastFrame time.Time
+	for {
+		select {
+		case dispatch := <-e.dispatches:
+			dispatch()
+			if len(e.dispatches) == 0 && time.Since(lastFrame) >= activeFrameDuration {
+				e.processFrame()
+				lastFrame = time.Now()
+				frames.Reset(iddleFrameDuration)
+				currentFrameDuration = iddleFrameDuration
+			} else if currentFrameDuration != activeFrameDuration {
+				frames.Reset(activeFrameDuration)
+				currentFrameDuration = activeFrameDuration
+			}
+
+		case <-frames.C:
+			e.processFrame()
+			lastFrame = time.Now()
+			frames.Reset(iddleFrameDuration)
+			currentFrameDuration = iddleFrameDuration
+`

@@ -14,6 +14,7 @@ import (
 // changes or leaves out: the edits are only known to be right for these.
 var originals = map[string]string{
 	"pkg/app/context.go":  "1165dc862aad17ba47a7050c7ce32401e6e86eecce1222bf22235f78cccbd1d4",
+	"pkg/app/engine.go":   "8400019d85d00fb6a904a9214ab78e1874ead07bb7ec719c2c254955864db5b2",
 	"pkg/app/crypto.go":   "c0fc14126207dc9fa15fb8869bd882874486654919835dc35d5bef8a6122aa97",
 	"pkg/app/http.go":     "0601189a9f611378e9b24ab4bdf42780a03cbf95c1bbebd4171b523ddbe9a32d",
 	"pkg/app/resource.go": "6b52ab4ec2f4171d403384bffe159e9ec22699933e768ef5868f2851a1b84baa",
