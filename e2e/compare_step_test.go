@@ -109,47 +109,47 @@ func TestStepThrough(t *testing.T) {
 	pauseVirtualTime(b)
 	playing := func(want string, when string) {
 		t.Helper()
-		assert.Equal(t, want, readView(b).Playing, "#play aria-pressed %s", when)
+		assert.Equal(t, want, readViewNow(b).Playing, "#play aria-pressed %s", when)
 	}
 
 	// Play (p) from n-3 to the end: it advances and stops by itself.
 	b.Do(chromedp.KeyEvent("p"))
 	advanceVirtualTime(b, 350)
 	playing("true", "after p")
-	assertShowsNow(t, readView(b), "0.35 s into play", at(n-3))
+	assertShowsNow(t, readViewNow(b), "0.35 s into play", at(n-3))
 	for i, step := range []int{n - 2, n - 1, n} {
 		advanceVirtualTime(b, 700)
-		assertShowsNow(t, readView(b), fmt.Sprintf("%.2f s into play", 0.35+0.7*float64(i+1)), at(step))
+		assertShowsNow(t, readViewNow(b), fmt.Sprintf("%.2f s into play", 0.35+0.7*float64(i+1)), at(step))
 	}
 	advanceVirtualTime(b, 700)
 	playing("false", "once play reached the end")
-	assertShowsNow(t, readView(b), "play stopped at the end", latest)
+	assertShowsNow(t, readViewNow(b), "play stopped at the end", latest)
 
 	// Play from the latest step replays from step 1; pause stops it.
 	b.Do(evalVoid(`document.getElementById("play").click()`)) // chromedp.Click polls with page timers
 	advanceVirtualTime(b, 350)
 	playing("true", "after Play at the end")
-	assertShowsNow(t, readView(b), "replay starts at step 1", at(1))
+	assertShowsNow(t, readViewNow(b), "replay starts at step 1", at(1))
 	advanceVirtualTime(b, 700)
-	assertShowsNow(t, readView(b), "replay's next step", at(2))
+	assertShowsNow(t, readViewNow(b), "replay's next step", at(2))
 	b.Do(evalVoid(`document.getElementById("play").click()`))
 	advanceVirtualTime(b, 100)
 	playing("false", "after Pause")
 	assert.Equal(t, "Play", run(b, chromedp.Evaluate[string](`document.getElementById("play").textContent.trim()`)))
 	advanceVirtualTime(b, 3000)
-	assertShowsNow(t, readView(b), "3 s after Pause", at(2))
+	assertShowsNow(t, readViewNow(b), "3 s after Pause", at(2))
 
 	// p plays again and p pauses, from the keyboard.
 	blurAll(b)
 	b.Do(chromedp.KeyEvent("p"))
 	advanceVirtualTime(b, 1050)
 	playing("true", "after p")
-	assertShowsNow(t, readView(b), "1.05 s after p", at(3))
+	assertShowsNow(t, readViewNow(b), "1.05 s after p", at(3))
 	b.Do(chromedp.KeyEvent("p"))
 	advanceVirtualTime(b, 100)
 	playing("false", "after p again")
 	advanceVirtualTime(b, 3000)
-	assertShowsNow(t, readView(b), "3 s after p paused", at(3))
+	assertShowsNow(t, readViewNow(b), "3 s after p paused", at(3))
 }
 
 // TestReducedMotion asks for reduced motion: the page sees it, nothing
@@ -188,14 +188,14 @@ func TestReducedMotion(t *testing.T) {
 	pauseVirtualTime(b)
 	b.Do(evalVoid(`document.getElementById("play").click()`)) // no chromedp.Click: it polls with page timers
 	advanceVirtualTime(b, 1000)
-	s := readView(b)
+	s := readViewNow(b)
 	assert.Equal(t, "true", s.Playing, "playing after the click")
 	assertShowsNow(t, s, "1 s into play: still two steps back", expectAt(t, "demo", latest.Events-2))
 	advanceVirtualTime(b, 1000)
-	assertShowsNow(t, readView(b), "2 s into play: one step on", expectAt(t, "demo", latest.Events-1))
+	assertShowsNow(t, readViewNow(b), "2 s into play: one step on", expectAt(t, "demo", latest.Events-1))
 	noAnimations("while playing")
 	advanceVirtualTime(b, 3000)
-	s = readView(b)
+	s = readViewNow(b)
 	assertShowsNow(t, s, "5 s into play: the end", latest)
 	assert.Equal(t, "false", s.Playing, "play stopped at the end")
 }

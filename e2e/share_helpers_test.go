@@ -158,7 +158,35 @@ const pageViewJS = `(() => {
 	};
 })()`
 
-func readView(b *browser) pageView { return run(b, chromedp.Evaluate[pageView](pageViewJS)) }
+// readView reads what the page shows, and then the address bar once the app
+// has written it: the app writes it after the frame that shows a change is
+// painted (web/addressbar.go), in a timeout set from that frame's callback.
+// A change seen in the page requested that frame before this asks for one,
+// so the timeout set here runs after the app's.
+func readView(b *browser) pageView {
+	return run(b, chromedp.Evaluate[pageView](`(async () => {
+		const v = `+pageViewJS+`;
+		v.search = await `+afterAddressBar(`location.search`)+`;
+		return v;
+	})()`, chromedp.EvalAwaitPromise))
+}
+
+// readViewNow reads what the page shows without waiting for the address
+// bar: for a page whose clock is paused (virtual_time_test.go), where no
+// frame runs, so the app's own write waits as well.
+func readViewNow(b *browser) pageView { return run(b, chromedp.Evaluate[pageView](pageViewJS)) }
+
+// afterAddressBar evaluates expr once the app's pending address bar write,
+// if any, is done (see readView).
+func afterAddressBar(expr string) string {
+	return `new Promise(r => requestAnimationFrame(() => setTimeout(() => r(` + expr + `), 0)))`
+}
+
+// addressQuery is location.search once the app has written it.
+func addressQuery(b *browser) string {
+	b.t.Helper()
+	return run(b, chromedp.Evaluate[string](afterAddressBar(`location.search`), chromedp.EvalAwaitPromise))
+}
 
 // waitView polls what the page shows until ok accepts it, and fails with
 // the last state seen if it never does within actionTimeout.

@@ -108,7 +108,7 @@ var soakKinds = []soakKind{
 		return clipTrace(q), w.navigate(w.base + q)
 	}},
 	{name: "view-flags", weight: 1, navigates: true, do: func(w *walker, a, b uint64) (string, error) {
-		search, err := soakJS[string](w, `location.search`)
+		search, err := soakJS[string](w, afterAddressBar(`location.search`))
 		if err != nil {
 			return "", err
 		}

@@ -71,7 +71,7 @@ func (w *walker) do(actions ...chromedp.Action[chromedp.Void]) error {
 func soakJS[T any](w *walker, expr string) (T, error) {
 	ctx, cancel := context.WithTimeout(w.b.ctx, answerTimeout)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("%w: no answer in %s to %.80q", errDead, answerTimeout, expr)
 	}

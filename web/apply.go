@@ -23,9 +23,9 @@ func (p *playground) apply(ctx app.Context, change func(*model.Session) error) e
 }
 
 // writeURL puts the session's state in the address bar without navigating,
-// so that the URL is always a permalink to what is on screen. A run too
-// long for a link is kept in the tab's storage instead, and the address
-// bar says so (model/tabrun.go).
+// once the change is painted (addressbar.go), so that the URL is a
+// permalink to what is on screen. A run too long for a link is kept in the
+// tab's storage instead, and the address bar says so (model/tabrun.go).
 func (p *playground) writeURL(ctx app.Context) {
 	p.keptInTab = false
 	if !p.s.Linkable() {
@@ -35,7 +35,9 @@ func (p *playground) writeURL(ctx app.Context) {
 		}
 		p.keptInTab = err == nil
 	}
-	u := *ctx.Page().URL()
-	u.RawQuery = p.s.AddressQuery()
-	ctx.Page().ReplaceURL(&u)
+	if p.addr == nil {
+		p.addr = newAddressBar(ctx.Page())
+		p.stops = append(p.stops, p.addr.stop)
+	}
+	p.addr.set(p.s.AddressQuery())
 }

@@ -11,15 +11,18 @@
 //     children, handing each its view of the session (pageviews.go) and a
 //     callback per thing the reader can do there (actions.go).
 //   - One path for every change: a callback ends in apply, which stops
-//     playback, changes the session, writes the address bar (the one call
-//     of ReplaceURL) and lets the page render (apply.go).
+//     playback, changes the session, hands the address bar its new query
+//     and lets the page render (apply.go). The address bar is written (the
+//     one call of ReplaceURL) once the frame showing the change is painted,
+//     the last query of those set in between (addressbar.go).
 //   - Callbacks are unexported fields on purpose. go-app updates a child
 //     when its exported fields differ by reflect.DeepEqual, and two funcs
 //     are never equal: an exported callback would render every child on
 //     every parent render. They are bound to the page, which outlives its
 //     children, so the one a child got at mount stays right.
 //   - Caching: an unchanged child is not rendered (go-app compares its
-//     inputs); the model's views keep their identity while unchanged, so
+//     inputs), so a list whose items change one or two at a time is a list
+//     of components (pipelinestage.go); the model's views keep their identity while unchanged, so
 //     that comparison is immediate (model/memo.go). The render counter in
 //     rendercount.go lets tests check it.
 //   - Raw-HTML grid and log: up to 512 cells and 300 log rows are raw

@@ -21,6 +21,7 @@ type playground struct {
 	last   pageViews // the views of the last render that worked
 	// keptInTab: the run, too long for a link, is in the tab's storage.
 	keptInTab bool
+	addr      *addressBar // writes the address bar after the paint
 	stops     []func()
 }
 
@@ -43,7 +44,7 @@ func (p *playground) OnDismount() {
 	for _, stop := range p.stops {
 		stop()
 	}
-	p.stops = nil
+	p.stops, p.addr = nil, nil
 }
 
 func (p *playground) Render() app.UI {

@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+)
+
+// addressBarWrites is what TestTheAddressBarIsWrittenAfterThePaint saw.
+type addressBarWrites struct {
+	Before       string `json:"before"`       // location.search before the clicks
+	AfterClicks  string `json:"afterClicks"`  // straight after three clicks on Send
+	AfterPaint   string `json:"afterPaint"`   // once the frame is painted
+	Writes       int    `json:"writes"`       // replaceState calls for the three
+	OnHide       string `json:"onHide"`       // after a fourth click and a pagehide
+	HideWrites   int    `json:"hideWrites"`   // replaceState calls for the fourth
+	Sends        int    `json:"sends"`        // requests in the run at the end
+	SendsInQuery int    `json:"sendsInQuery"` // op=s in the final address bar
+}
+
+// TestTheAddressBarIsWrittenAfterThePaint: history.replaceState costs
+// milliseconds of an action's task, so the app writes the address bar once
+// the frame showing the change is painted, and only the last of the changes
+// made before then (web/addressbar.go). A pagehide writes a pending one at
+// once. Writing it in the action, as before, fails the first and the third
+// check; without the pagehide listener, the fourth and fifth fail.
+func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
+	b := openPlayground(t)
+	resetRun(b)
+	got := run(b, chromedp.Evaluate[addressBarWrites](`(async () => {
+	  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+	  const ops = () => (location.search.match(/[?&]op=s,/g) || []).length;
+	  let writes = 0;
+	  const replace = history.replaceState;
+	  history.replaceState = function (...args) { writes++; return replace.apply(this, args); };
+	  const out = {before: location.search};
+	  const send = document.getElementById("send");
+	  await frame();
+	  send.click(); send.click(); send.click();
+	  out.afterClicks = location.search;
+	  await frame();
+	  out.afterPaint = location.search;
+	  out.writes = writes;
+	  writes = 0;
+	  await frame(); await frame();
+	  send.click();
+	  window.dispatchEvent(new PageTransitionEvent("pagehide"));
+	  out.onHide = location.search;
+	  out.hideWrites = writes;
+	  await frame();
+	  out.sends = document.querySelectorAll('#log li[data-stage="intake"]').length;
+	  out.sendsInQuery = ops();
+	  history.replaceState = replace;
+	  return out;
+	})()`, chromedp.EvalAwaitPromise))
+	assert.Equal(t, got.Before, got.AfterClicks, "the address bar is not written in the clicks' task")
+	assert.NotEqual(t, got.Before, got.AfterPaint, "it is written once the frame is painted")
+	assert.Equal(t, 1, got.Writes, "once for the three clicks: the last state")
+	assert.NotEqual(t, got.AfterPaint, got.OnHide, "a pagehide writes the pending state at once")
+	assert.Equal(t, 1, got.HideWrites, "and the frame after it has nothing left to write")
+	assert.Equal(t, 4, got.Sends, "four requests ran")
+	assert.Equal(t, 4, got.SendsInQuery, "and the address bar has all four")
+}

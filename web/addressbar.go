@@ -1,0 +1,72 @@
+package web
+
+import (
+	"sync/atomic"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// addressBar writes the run's query into the address bar after the frame
+// that shows the change has been painted: history.replaceState costs about
+// 5 ms of the action's task in Chromium, and what the reader waits for is
+// the page, not the URL. Queries set in between are coalesced, so a scrub
+// writes the last one only (Chromium also throttles a page that calls
+// replaceState hundreds of times in a few seconds). A pending query is
+// written at once on pagehide, so a reload, or a tab restored later, never
+// opens an older state than the one on screen.
+//
+// set runs on go-app's goroutine; the browser's callbacks (flush) on the
+// one syscall/js gives them, hence the atomic.
+type addressBar struct {
+	pending atomic.Pointer[string]
+	page    app.Page
+	flush   app.Func // writes the pending query
+	frame   app.Func // the next frame's callback: flush after it is painted
+	stop    func()
+}
+
+// newAddressBar writes through page; stop writes what is pending and
+// releases its callbacks.
+func newAddressBar(page app.Page) *addressBar {
+	a := &addressBar{page: page}
+	win := app.Window()
+	a.flush = app.FuncOf(func(app.Value, []app.Value) any {
+		a.write()
+		return nil
+	})
+	// A timeout set in a frame callback runs once that frame is painted.
+	a.frame = app.FuncOf(func(app.Value, []app.Value) any {
+		win.Call("setTimeout", a.flush, 0)
+		return nil
+	})
+	win.Call("addEventListener", "pagehide", a.flush)
+	a.stop = func() {
+		a.write()
+		win.Call("removeEventListener", "pagehide", a.flush)
+		a.flush.Release()
+		a.frame.Release()
+	}
+	return a
+}
+
+// set makes query the address bar's, after the next paint.
+func (a *addressBar) set(query string) {
+	if a.pending.Swap(&query) == nil {
+		app.Window().Call("requestAnimationFrame", a.frame)
+	}
+}
+
+// write puts the pending query, if any, into the address bar without
+// navigating.
+func (a *addressBar) write() {
+	q := a.pending.Swap(nil)
+	if q == nil {
+		return
+	}
+	u := *a.page.URL()
+	if u.RawQuery == *q {
+		return
+	}
+	u.RawQuery = *q
+	a.page.ReplaceURL(&u)
+}
