@@ -2,7 +2,6 @@ package web
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -45,7 +44,7 @@ func (c *pipelineView) Render() app.UI {
 		body = append(body, app.Div().Class("lane-title lane-"+l.lane).Aria("hidden", "true").Text(l.title))
 	}
 	for _, st := range v.Stages {
-		body = append(body, c.stage(st))
+		body = append(body, newPipelineStage().Stage(st))
 	}
 	body = append(body, c.link())
 	return app.Section().ID("pipeline-panel").Class("panel").Aria("labelledby", "pipeline-h").Body(
@@ -58,33 +57,6 @@ func (c *pipelineView) Render() app.UI {
 			app.Dt().Text("Decode half"), app.Dd().ID("pipeline-decode").Text(v.Decode),
 		),
 	)
-}
-
-// stage is one stage's element: its name as the log prints it, its role,
-// and where the request stands, in words as well as in style.
-func (c *pipelineView) stage(st model.PipelineStage) app.UI {
-	li := app.Li().Class("stage lane-"+st.Lane+" stage-"+st.State).DataSet("stage", string(st.Stage)).
-		DataSet("state", st.State).DataSet("lane", st.Lane).Title(st.Role)
-	if st.State == model.StageCurrent {
-		li = li.Aria("current", "step")
-	}
-	return li.Body(
-		app.Span().Class("stage-mark").Aria("hidden", "true").Text(stageMarks[st.State]),
-		// A break opportunity after the dot, so that "prefill.bootstrap"
-		// wraps there in a narrow column rather than mid-word.
-		app.Code().Class("stage-name").Text(strings.ReplaceAll(string(st.Stage), ".", ".\u200b")),
-		app.Span().Class("stage-role").Text(st.Role),
-		app.Span().Class("visually-hidden").Text(" ("+stageWords[st.State]+")"),
-	)
-}
-
-var stageMarks = map[string]string{model.StageDone: "✓", model.StageCurrent: "●", model.StageLater: "…", model.StageNever: "–"}
-
-var stageWords = map[string]string{
-	model.StageDone:    "done",
-	model.StageCurrent: "the selected step",
-	model.StageLater:   "later",
-	model.StageNever:   "not on this request's way",
 }
 
 // link is the RDMA link between the servers: what crossed it.

@@ -72,3 +72,27 @@ func TestStepRendersOnlyWhatChanged(t *testing.T) {
 		assert.Zero(t, got[same], "%s did not change", same)
 	}
 }
+
+// Each step of the demo renders the pipeline stages whose state it changed
+// and passes over the others.
+func TestStepRendersOnlyTheStagesItChanged(t *testing.T) {
+	m, e := mountPage(t)
+	require.Greater(t, m.s.Steps(), 2)
+	renderedSome := false
+	for step := m.s.Steps() - 1; step >= 1; step-- {
+		before := m.s.Pipeline().Stages
+		got := rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, step) })
+		after := m.s.Pipeline().Stages
+		require.Len(t, after, len(before))
+		changed := 0
+		for i := range after {
+			if after[i] != before[i] {
+				changed++
+			}
+		}
+		assert.Less(t, changed, len(after), "step %d: some stages keep their state", step)
+		assert.Equal(t, changed, got["pipelineStage"], "step %d: the stages rendered are the ones that changed", step)
+		renderedSome = renderedSome || changed > 0
+	}
+	assert.True(t, renderedSome, "some step moves the marker")
+}
