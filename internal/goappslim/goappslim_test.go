@@ -99,7 +99,7 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 
 func TestRefusesTamperedSource(t *testing.T) {
 	src := realSrc(t)
-	require.ElementsMatch(t, []string{"pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/http.go",
+	require.ElementsMatch(t, []string{"pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/http.go", "pkg/app/js_wasm.go",
 		"pkg/app/resource.go", "pkg/app/route.go", "pkg/app/state.go", "pkg/app/wasm.go"},
 		slices.Collect(maps.Keys(originals)), "the files whose sums are pinned")
 	for rel := range originals {

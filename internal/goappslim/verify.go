@@ -17,6 +17,7 @@ var originals = map[string]string{
 	"pkg/app/engine.go":   "8400019d85d00fb6a904a9214ab78e1874ead07bb7ec719c2c254955864db5b2",
 	"pkg/app/crypto.go":   "c0fc14126207dc9fa15fb8869bd882874486654919835dc35d5bef8a6122aa97",
 	"pkg/app/http.go":     "0601189a9f611378e9b24ab4bdf42780a03cbf95c1bbebd4171b523ddbe9a32d",
+	"pkg/app/js_wasm.go":  "683db47f071e412509b54722ac5463f88b5dd8698aab3694e4b6ca53f12c7224",
 	"pkg/app/resource.go": "6b52ab4ec2f4171d403384bffe159e9ec22699933e768ef5868f2851a1b84baa",
 	"pkg/app/route.go":    "3252c7f2876cba69c3fbb203b0b4d5770ddd4651cdaf3ad69e5c33bfd1ccf5bd",
 	"pkg/app/state.go":    "b41c94e804ab69a8a6341d58c09ac79d8cc8b0022bddd6c74c0f107a9f31480b",
