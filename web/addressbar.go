@@ -11,9 +11,10 @@ import (
 // 5 ms of the action's task in Chromium, and what the reader waits for is
 // the page, not the URL. Queries set in between are coalesced, so a scrub
 // writes the last one only (Chromium also throttles a page that calls
-// replaceState hundreds of times in a few seconds). A pending query is
-// written at once on pagehide, so a reload, or a tab restored later, never
-// opens an older state than the one on screen.
+// replaceState hundreds of times in a few seconds). A pending query is also
+// written at once on pagehide, so that the history entry a closed or cached
+// page leaves behind (for a restored tab, Back, Forward) is the state on
+// screen; a reader cannot reload within the frame it waits.
 //
 // set runs on go-app's goroutine; the browser's callbacks (flush) on the
 // one syscall/js gives them, hence the atomic.
