@@ -1,9 +1,11 @@
 // Times n repetitions of one interaction, measured inside the page so that
 // no DevTools round trip is counted. For each: t0 just before the action;
 // `handler` when the action returns (go-app's Go handler has run: a JS
-// event listener resumes Go, which runs until every goroutine waits);
-// `dom` at the first mutation under #playground (go-app renders on its
-// next frame tick, in one task, so this is the whole update); `frame` at
+// event listener resumes Go, which runs until every goroutine waits; the
+// wasm's go-app renders then too, in the same task, unless it rendered less
+// than 8.3 ms before: internal/goappslim); `dom` when the observer hears of
+// the first mutation under #playground (a render is one task, so this is
+// the whole update); `frame` at
 // the animation frame after it; `painted` at a task posted from that frame,
 // which runs after the frame's style, layout and paint.
 //
