@@ -62,4 +62,10 @@
 //   - Prerendered booleans: a false boolean attribute is left out of the
 //     prerendered page, where HTML would read selected="false" as true
 //     (attrs.go).
+//   - When renders run: the wasm's copy of go-app renders as soon as its
+//     dispatch queue drains, inside the event's own task, rather than on a
+//     ticker 8.3 ms later (internal/goappslim/edits.go). It is still after
+//     the handler returns, so a handler never sees its own render, and
+//     still at most one frame per 8.3 ms; natively (tests, the generator)
+//     go-app is the pristine module.
 package web
