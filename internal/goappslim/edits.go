@@ -91,23 +91,23 @@ const engineLoop = `	for {
 `
 
 const slimEngineLoop = `	var lastFrame time.Time
+	frame := func() {
+		e.processFrame()
+		lastFrame = time.Now()
+		frames.Reset(iddleFrameDuration)
+		currentFrameDuration = iddleFrameDuration
+	}
 	for {
 		select {
 		case dispatch := <-e.dispatches:
 			dispatch()
 			if len(e.dispatches) == 0 && time.Since(lastFrame) >= activeFrameDuration {
-				e.processFrame()
-				lastFrame = time.Now()
-				frames.Reset(iddleFrameDuration)
-				currentFrameDuration = iddleFrameDuration
+				frame()
 			} else if currentFrameDuration != activeFrameDuration {
 				frames.Reset(activeFrameDuration)
 				currentFrameDuration = activeFrameDuration
 			}
 
 		case <-frames.C:
-			e.processFrame()
-			lastFrame = time.Now()
-			frames.Reset(iddleFrameDuration)
-			currentFrameDuration = iddleFrameDuration
+			frame()
 `
