@@ -3,6 +3,7 @@ package e2e
 import (
 	"testing"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 )
@@ -61,4 +62,22 @@ func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
 	assert.Equal(t, 1, got.HideWrites, "and the frame after it has nothing left to write")
 	assert.Equal(t, 4, got.Sends, "four requests ran")
 	assert.Equal(t, 4, got.SendsInQuery, "and the address bar has all four")
+}
+
+// TestAHiddenPageWritesTheAddressBarAtOnce: a page behind another tab
+// paints no frame, so waiting for one would leave its address bar behind
+// (a link opened in a new tab hides the page): there the app writes it in
+// the action itself.
+func TestAHiddenPageWritesTheAddressBarAtOnce(t *testing.T) {
+	b := openPlayground(t)
+	b.Do(chromedp.Evaluate[chromedp.Void](`void window.open("about:blank", "_blank")`, func(p *runtime.EvaluateParams) { p.UserGesture = ptr(true) })) // a tab in front
+	waitFor(b, "the playground's tab to be hidden", `document.hidden`)
+	got := run(b, chromedp.Evaluate[[]string](`(() => {
+	  const before = location.search;
+	  document.getElementById("send").click();
+	  return [before, location.search];
+	})()`))
+	if assert.Len(t, got, 2) {
+		assert.NotEqual(t, got[0], got[1], "the hidden page's address bar has the new request when click() returns")
+	}
 }

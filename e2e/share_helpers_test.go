@@ -177,9 +177,12 @@ func readView(b *browser) pageView {
 func readViewNow(b *browser) pageView { return run(b, chromedp.Evaluate[pageView](pageViewJS)) }
 
 // afterAddressBar evaluates expr once the app's pending address bar write,
-// if any, is done (see readView).
+// if any, is done (see readView). A hidden tab (another tab opened in front
+// of it) paints no frame: the app writes at once there, and so this reads.
 func afterAddressBar(expr string) string {
-	return `new Promise(r => requestAnimationFrame(() => setTimeout(() => r(` + expr + `), 0)))`
+	return `new Promise(r => { const done = () => r(` + expr + `);
+		if (document.hidden) return done();
+		requestAnimationFrame(() => setTimeout(done, 0)); })`
 }
 
 // addressQuery is location.search once the app has written it.

@@ -11,10 +11,12 @@ import (
 // 5 ms of the action's task in Chromium, and what the reader waits for is
 // the page, not the URL. Queries set in between are coalesced, so a scrub
 // writes the last one only (Chromium also throttles a page that calls
-// replaceState hundreds of times in a few seconds). A pending query is also
-// written at once on pagehide, so that the history entry a closed or cached
-// page leaves behind (for a restored tab, Back, Forward) is the state on
-// screen; a reader cannot reload within the frame it waits.
+// replaceState hundreds of times in a few seconds). A hidden page paints no
+// frame, so there the query is written at once, and a pending one is
+// written when the page is hidden (visibilitychange) or left (pagehide):
+// the history entry a closed, cached or backgrounded page leaves behind
+// (for a restored tab, Back, Forward) is the state on screen; a reader
+// cannot reload within the frame it waits.
 //
 // set runs on go-app's goroutine; the browser's callbacks (flush) on the
 // one syscall/js gives them, hence the atomic.
@@ -40,18 +42,27 @@ func newAddressBar(page app.Page) *addressBar {
 		win.Call("setTimeout", a.flush, 0)
 		return nil
 	})
+	doc := win.Get("document")
 	win.Call("addEventListener", "pagehide", a.flush)
+	doc.Call("addEventListener", "visibilitychange", a.flush)
 	a.stop = func() {
 		a.write()
 		win.Call("removeEventListener", "pagehide", a.flush)
+		doc.Call("removeEventListener", "visibilitychange", a.flush)
 		a.flush.Release()
 		a.frame.Release()
 	}
 	return a
 }
 
-// set makes query the address bar's, after the next paint.
+// set makes query the address bar's, after the next paint, or at once in
+// a hidden page.
 func (a *addressBar) set(query string) {
+	if app.Window().Get("document").Get("hidden").Bool() {
+		a.pending.Store(&query)
+		a.write()
+		return
+	}
 	if a.pending.Swap(&query) == nil {
 		app.Window().Call("requestAnimationFrame", a.frame)
 	}
