@@ -17,9 +17,11 @@ var meta = struct{ name, short, title, desc, bg, theme, loading string }{
 	title: "KV-cache leak playground",
 	desc: "Reproduce the multi-tenant KV-cache leak from the GLM-5.3 postmortem " +
 		"in your browser: watch a reused KV page carry one tenant's context into another's request.",
-	bg:      "#111827",
-	theme:   "#1f2937",
-	loading: "Loading the playground… {progress}%",
+	bg:    "#111827",
+	theme: "#1f2937",
+	// No {progress}: app.js streams the wasm straight to the compiler
+	// (appjs.go), so nothing counts the bytes.
+	loading: "Loading the playground…",
 }
 
 // handler describes the site to go-app. All icons are local: an empty Icon
@@ -53,7 +55,8 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 		LoadingLabel:       meta.loading,
 		Version:            version,
 		// The server may send app.wasm compressed, so Content-Length would be
-		// the compressed size and the progress label would stop short.
+		// the compressed size. go-app's progress count needed it; the edited
+		// app.js no longer counts (appjs.go), but the length stays right.
 		WasmContentLength:     strconv.Itoa(wasmSize),
 		Resources:             resources(prefix),
 		ServiceWorkerTemplate: workerJS,

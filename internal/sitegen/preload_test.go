@@ -40,7 +40,7 @@ func TestWasmPreloadOverHTTP(t *testing.T) {
 			href := m[0][1]
 			assert.Equal(t, prefix+"/web/app.wasm", href)
 			appJS := get(t, srv.URL+prefix+"/app.js", "identity").body
-			assert.Contains(t, appJS, `fetchWithProgress("`+href+`"`, "the URL app.js fetches")
+			assert.Contains(t, appJS, `fetch("`+href+`")`, "the URL app.js fetches")
 			assert.Contains(t, appJS, "WebAssembly.instantiateStreaming", "compiled as it downloads")
 
 			for enc, twin := range map[string]string{"br": ".br", "gzip": ".gz", "identity": ""} {

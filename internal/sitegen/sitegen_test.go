@@ -102,6 +102,9 @@ func TestGenerate(t *testing.T) {
 	assert.Contains(t, appJS, `goappWasmContentLength = "`+strconv.Itoa(len(fakeWasm))+`"`)
 	assert.Contains(t, appJS, `console.warn("goapp service worker registration failed: ", err)`)
 	assert.NotContains(t, appJS, swFailure)
+	assert.Contains(t, appJS, `instantiateStreaming(
+      fetch("/web/app.wasm"),`, "the compiler gets fetch's own response")
+	assert.NotContains(t, appJS, `fetchWithProgress("`, "no JavaScript stream re-queues the wasm")
 
 	info, err := os.Stat(out)
 	require.NoError(t, err)
@@ -137,7 +140,7 @@ func TestGeneratePrefix(t *testing.T) {
 	appJS := read(t, filepath.Join(out, "app.js"))
 	assert.Contains(t, appJS, `"GOAPP_ROOT_PREFIX":"/kvleak/"`)
 	assert.Contains(t, appJS, `"GOAPP_STATIC_RESOURCES_URL":"/kvleak/web"`)
-	assert.Contains(t, appJS, `fetchWithProgress("/kvleak/web/app.wasm"`)
+	assert.Contains(t, appJS, `fetch("/kvleak/web/app.wasm")`)
 	assert.Contains(t, appJS, `"/kvleak/app-worker.js"`)
 
 	var cache []string

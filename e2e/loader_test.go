@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// watchLoader runs before the page's own scripts: it notes every text the
+// loader badge shows (a MutationObserver sees each rewrite) and, at each
+// frame until the badge goes, whether its icon is animating.
+const watchLoader = `window.__loader = { labels: [], animatedFrames: 0, frames: 0 };
+new MutationObserver(() => {
+  const l = document.getElementById("app-wasm-loader-label");
+  const seen = window.__loader.labels;
+  if (l && seen[seen.length - 1] !== l.textContent) seen.push(l.textContent);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+const frame = () => {
+  const icon = document.getElementById("app-wasm-loader-icon");
+  if (!icon && document.readyState !== "loading") return;
+  window.__loader.frames++;
+  if (icon && icon.getAnimations().length) window.__loader.animatedFrames++;
+  requestAnimationFrame(frame);
+};
+requestAnimationFrame(frame);`
+
+// loaderWatch is what watchLoader noted.
+type loaderWatch struct {
+	Labels         []string `json:"labels"`
+	AnimatedFrames int      `json:"animatedFrames"`
+	Frames         int      `json:"frames"`
+}
+
+// TestTheLoaderIsStillWhileTheWasmLoads: while the wasm downloads, the
+// badge neither counts percentages nor spins. Both used to cost the start-up
+// they were reporting on: go-app's app.js piped every chunk through a
+// JavaScript stream to rewrite the percentage (a repaint each frame), and
+// the spinning logo made a compositor frame at every vsync
+// (internal/sitegen/appjs.go, static/app.css).
+func TestTheLoaderIsStillWhileTheWasmLoads(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	_, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: watchLoader})
+	require.NoError(t, err)
+	b.Open(site + "?" + demoQuery)
+
+	seen := run(b, chromedp.Evaluate[loaderWatch](`window.__loader`))
+	require.Positive(t, seen.Frames, "the watch saw the loading page")
+	assert.Equal(t, []string{"Loading the playground…"}, seen.Labels, "the badge's texts while loading")
+	assert.Zero(t, seen.AnimatedFrames, "frames in which the badge's icon was animating, of %d", seen.Frames)
+	assert.False(t, run(b, chromedp.Evaluate[bool](`document.getElementById("app-wasm-loader") !== null`)),
+		"the badge is gone once the app runs")
+}
