@@ -14,35 +14,40 @@ import (
 // warning instead of an error.
 const swFailure = `console.error("goapp service worker registration failed: ", err);`
 
-// wasmFetch is how go-app's app.js fetches the wasm for
-// instantiateStreaming: through a JavaScript stream that re-queues every
-// chunk on the main thread and rewrites the loader's percentage, which
-// repaints the page each frame while the wasm downloads. Handing the
-// compiler fetch's own response takes that work off the thread the app
-// starts on (about 0.5 s of it in a cold-load trace on the 2-core CI
-// machine); the loader then says "Loading…" without a percentage.
-func wasmFetch(prefix string) (from, to string) {
-	url := strconv.Quote(prefix + "/web/app.wasm")
-	return "fetchWithProgress(" + url + ", showProgress)", "fetch(" + url + ")"
+// appJSEdit is one exact replacement in the app.js go-app writes.
+type appJSEdit struct{ from, to, what string }
+
+// appJSEdits are the site's edits of go-app's app.js. They are part of the
+// site's Version, so changing one updates installed copies.
+//
+// The wasm fetch: go-app's fetchWithProgress reads the wasm chunk by chunk
+// in JavaScript, re-queues each chunk into a new stream on the main thread
+// and rewrites the loader's percentage, which repaints the page at every
+// frame of the download. The compiler gets fetch's own response instead
+// (with the still loader logo of static/app.css, the main thread of a cold
+// load on the 2-core CI machine was busy about 0.5 s less); the loader then
+// says "Loading…" without a percentage.
+func appJSEdits(prefix string) []appJSEdit {
+	wasm := strconv.Quote(prefix + "/web/app.wasm")
+	return []appJSEdit{
+		{swFailure, strings.Replace(swFailure, "console.error", "console.warn", 1), "service worker error report"},
+		{"fetchWithProgress(" + wasm + ", showProgress)", "fetch(" + wasm + ")", "wasm fetch"},
+	}
 }
 
-// editAppJS makes the edits above in the app.js go-app wrote. Each must
-// match exactly once, so a go-app upgrade that changes the code fails the
-// build instead of silently shipping go-app's version.
-func editAppJS(dir, prefix string) error {
+// editAppJS makes the edits in dir's app.js. Each must match exactly once,
+// so a go-app upgrade that changes the code fails the build instead of
+// silently shipping go-app's version.
+func editAppJS(dir string, edits []appJSEdit) error {
 	path := filepath.Join(dir, "app.js")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	js := string(b)
-	fetchFrom, fetchTo := wasmFetch(prefix)
-	for _, e := range []struct{ from, to, why string }{
-		{swFailure, strings.Replace(swFailure, "console.error", "console.warn", 1), "service worker error report"},
-		{fetchFrom, fetchTo, "wasm fetch"},
-	} {
+	for _, e := range edits {
 		if strings.Count(js, e.from) != 1 {
-			return fmt.Errorf("app.js: go-app's %s changed; revisit internal/sitegen/appjs.go", e.why)
+			return fmt.Errorf("app.js: go-app's %s changed; revisit internal/sitegen/appjs.go", e.what)
 		}
 		js = strings.Replace(js, e.from, e.to, 1)
 	}

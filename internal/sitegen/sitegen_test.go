@@ -68,6 +68,12 @@ func TestVersion(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, domain, "domain changed")
 
+	edits := appJSEdits("")
+	edits[len(edits)-1].to += ";"
+	edited, err := version(fakeWasm, static, "", "", edits)
+	require.NoError(t, err)
+	assert.NotEqual(t, v1, edited, "an edit of app.js changed")
+
 	require.NoError(t, os.WriteFile(filepath.Join(static, "app.css"), []byte("a{}"), 0o644))
 	css, err := Version(fakeWasm, static, "", "")
 	require.NoError(t, err)

@@ -11,11 +11,20 @@ import (
 )
 
 // Version is a content hash of everything that ends up in the site: the
-// wasm, every static file (path and bytes), the prefix, the domain and the
-// page metadata. go-app treats a new version as an update, so a rebuild with no
-// change must give the same one (a timestamp would nag users needlessly).
+// wasm, every static file (path and bytes), the prefix, the domain, the
+// page metadata and the edits of go-app's app.js. go-app treats a new
+// version as an update, so a rebuild with no change must give the same one
+// (a timestamp would nag users needlessly).
 func Version(wasm []byte, staticDir, prefix, domain string) (string, error) {
+	return version(wasm, staticDir, prefix, domain, appJSEdits(prefix))
+}
+
+func version(wasm []byte, staticDir, prefix, domain string, edits []appJSEdit) (string, error) {
 	h := sha256.New()
+	for _, e := range edits {
+		field(h, []byte(e.from))
+		field(h, []byte(e.to))
+	}
 	field(h, []byte("wasm"))
 	field(h, wasm)
 	field(h, []byte("prefix"))
