@@ -23,16 +23,19 @@ import (
 type addressBar struct {
 	pending atomic.Pointer[string]
 	page    app.Page
-	flush   app.Func // writes the pending query
-	frame   app.Func // the next frame's callback: flush after it is painted
+	win     app.Value
+	doc     app.Value // window.document, read once: set runs on every action
+	flush   app.Func  // writes the pending query
+	frame   app.Func  // the next frame's callback: flush after it is painted
 	stop    func()
 }
 
 // newAddressBar writes through page; stop writes what is pending and
 // releases its callbacks.
 func newAddressBar(page app.Page) *addressBar {
-	a := &addressBar{page: page}
 	win := app.Window()
+	doc := win.Get("document")
+	a := &addressBar{page: page, win: win, doc: doc}
 	a.flush = app.FuncOf(func(app.Value, []app.Value) any {
 		a.write()
 		return nil
@@ -42,7 +45,6 @@ func newAddressBar(page app.Page) *addressBar {
 		win.Call("setTimeout", a.flush, 0)
 		return nil
 	})
-	doc := win.Get("document")
 	win.Call("addEventListener", "pagehide", a.flush)
 	doc.Call("addEventListener", "visibilitychange", a.flush)
 	a.stop = func() {
@@ -58,13 +60,13 @@ func newAddressBar(page app.Page) *addressBar {
 // set makes query the address bar's, after the next paint, or at once in
 // a hidden page.
 func (a *addressBar) set(query string) {
-	if app.Window().Get("document").Get("hidden").Bool() {
+	if a.doc.Get("hidden").Bool() {
 		a.pending.Store(&query)
 		a.write()
 		return
 	}
 	if a.pending.Swap(&query) == nil {
-		app.Window().Call("requestAnimationFrame", a.frame)
+		a.win.Call("requestAnimationFrame", a.frame)
 	}
 }
 
