@@ -380,6 +380,7 @@ func (b *browser) waitSWCached(ctx context.Context, wasmURL string, limit time.D
 
 // timing is one interaction as act.js measured it, in ms from the action.
 type timing struct {
+	At      float64 `json:"at"` // the page's clock at the action, to order it with the page's own stamps
 	Handler float64 `json:"handler"`
 	DOM     float64 `json:"dom"`
 	Frame   float64 `json:"frame"`

@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -21,13 +20,7 @@ import (
 // renderer keeps no copy of a fetched body, where chromedp's default keeps
 // one (it counted in the renderer memory the bench reports).
 func TestTrackNetworkKeepsNoBodies(t *testing.T) {
-	exe, err := findChromium("")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	exe := chromiumForTest(t)
 	blob := bytes.Repeat([]byte{0, 'a', 's', 'm'}, 1<<18) // 1 MiB, binary like the wasm
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -1,13 +1,19 @@
 // Times n repetitions of one interaction, measured inside the page so that
-// no DevTools round trip is counted. For each: t0 just before the action;
-// `handler` when the action returns (go-app's Go handler has run: a JS
-// event listener resumes Go, which runs until every goroutine waits; the
-// wasm's go-app renders then too, in the same task, unless it rendered less
-// than 8.3 ms before: internal/goappslim); `dom` when the observer hears of
-// the first mutation under #playground (a render is one task, so this is
-// the whole update); `frame` at
-// the animation frame after it; `painted` at a task posted from that frame,
-// which runs after the frame's style, layout and paint.
+// no DevTools round trip is counted. For each: t0 just before the action
+// (`at`, the page's clock); `handler` when the action returns (go-app's Go
+// handler has run: a JS event listener resumes Go, which runs until every
+// goroutine waits; the wasm's go-app renders then too, in the same task,
+// unless it rendered less than 8.3 ms before: internal/goappslim); `dom`
+// when the observer hears of the first mutation under #playground (the
+// render of the click's task); `frame` at the first animation frame after
+// it; `painted` at a task posted from that frame, which runs after the
+// frame's style, layout and paint.
+// The frame callback is asked for before the action, so it runs ahead of
+// any the page asks for while handling it, and its task is queued ahead of
+// the page's own after-paint work (the address bar, the panels that follow
+// a change: web/afterpaint.go): that work comes after the paint and is not
+// counted. Should the DOM change only after that first frame, the next
+// frame after the change is the one timed.
 //
 // kind "send" clicks #send; kind "preset:<slug>" picks a preset in #preset;
 // "step" clicks Back and Next in turn; "scrub" moves the timeline back and
@@ -60,6 +66,11 @@ async (kind, n, settleFrames, timeoutMs) => {
     for (let f = 0; f < settleFrames; f++) await raf();
     const r = await new Promise((resolve, reject) => {
       let t0 = 0, handler = 0;
+      // The first frame after the action, and the task posted from it.
+      const first = new Promise((r) => requestAnimationFrame(() => {
+        const frame = performance.now();
+        afterFrame().then((painted) => r({ frame, painted }));
+      }));
       const timer = setTimeout(() => {
         mo.disconnect();
         reject(new Error(kind + " #" + (i + 1) + ": no DOM update within " + timeoutMs + " ms"));
@@ -68,9 +79,12 @@ async (kind, n, settleFrames, timeoutMs) => {
         const dom = performance.now();
         mo.disconnect();
         clearTimeout(timer);
-        const frame = await raf();
-        const painted = await afterFrame();
-        resolve({ handler: handler - t0, dom: dom - t0, frame: frame - t0, painted: painted - t0 });
+        let { frame, painted } = await first;
+        if (frame < dom) { // the change came after that frame: time the next
+          frame = await raf();
+          painted = await afterFrame();
+        }
+        resolve({ at: t0, handler: handler - t0, dom: dom - t0, frame: frame - t0, painted: painted - t0 });
       });
       mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
       t0 = performance.now();

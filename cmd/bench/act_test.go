@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// afterPaintPage is a page whose Send changes #playground in the click's
+// task and then, as the playground does (web/afterpaint.go), asks for a
+// frame in which it sets a timeout for more work after the paint; that
+// work notes when it started. With no after-paint work, the change is
+// made only in a task after the next frame.
+const afterPaintPage = `<!doctype html><title>t</title>
+<main id="playground"><button id="send">Send</button><p id="out">0</p></main>
+<script>
+const late = new URLSearchParams(location.search).has("late");
+window.afterAt = [];
+document.getElementById("send").onclick = () => {
+  const out = document.getElementById("out");
+  if (late) { // the change itself waits for a frame
+    requestAnimationFrame(() => setTimeout(() => { out.textContent = +out.textContent + 1; }, 0));
+    return;
+  }
+  out.textContent = +out.textContent + 1;
+  requestAnimationFrame(() => setTimeout(() => {
+    window.afterAt.push(performance.now());
+    const end = performance.now() + 30;
+    while (performance.now() < end) {} // 30 ms of the page's own work
+  }, 0));
+};
+</script>`
+
+// TestActTimesThePaintNotThePagesLaterWork: act.js stamps "painted" before
+// the page's after-paint work runs, and when the change comes after the
+// first frame, it times the frame after the change.
+func TestActTimesThePaintNotThePagesLaterWork(t *testing.T) {
+	exe := chromiumForTest(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(afterPaintPage))
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := newBrowser(ctx, exe)
+	require.NoError(t, err)
+	defer b.close()
+	open := func(url string) {
+		require.NoError(t, b.do(ctx, stepTimeout, func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Navigate(url)(ctx, t)
+			return err
+		}))
+	}
+
+	open(srv.URL)
+	got, err := b.act(ctx, "send", 5, 2)
+	require.NoError(t, err)
+	afterAt, err := call[[]float64](ctx, b, stepTimeout, `() => window.afterAt`)
+	require.NoError(t, err)
+	require.Len(t, afterAt, 5, "the page's after-paint work ran once a send")
+	for i, g := range got {
+		assert.LessOrEqual(t, g.DOM, g.Frame, "send %d: the frame comes after the change", i+1)
+		// The page's clock is coarse (0.1 ms): the two stamps may be equal.
+		assert.LessOrEqual(t, g.At+g.Painted, afterAt[i], "send %d: painted is stamped before the page's later work starts", i+1)
+	}
+
+	open(srv.URL + "?late")
+	got, err = b.act(ctx, "send", 3, 2)
+	require.NoError(t, err)
+	for i, g := range got {
+		assert.Less(t, g.DOM, g.Frame, "late send %d: the frame timed is one after the change", i+1)
+		assert.Less(t, g.Frame, g.Painted, "late send %d", i+1)
+	}
+}
