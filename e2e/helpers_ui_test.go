@@ -295,6 +295,14 @@ func barrier(b *browser) {
 			fmt.Sprintf(`document.querySelector('#table-toggle[aria-pressed=%q]') !== null`, pressed))
 	}
 	waitFor(b, "grid back after the barrier", jsExists("#grid"))
+	settled(b)
+}
+
+// settled waits until the lower panels show the last change: they follow
+// it once its frame is painted (web/lateviews.go).
+func settled(b *browser) {
+	b.t.Helper()
+	waitFor(b, "the lower panels to follow", `document.querySelector("#playground[data-late]") === null`)
 }
 
 // hoverOn moves the mouse over the centre of the first element matching sel,

@@ -40,6 +40,7 @@ func (p *playground) onTenant(ctx app.Context, name string) {
 
 // onFormAction answers the request form's buttons.
 func (p *playground) onFormAction(ctx app.Context, a formAction) {
+	p.renderPageOnly(ctx)
 	switch a {
 	case actionSend:
 		p.onSend(ctx)
@@ -50,6 +51,20 @@ func (p *playground) onFormAction(ctx app.Context, a formAction) {
 	case actionRename:
 		p.apply(ctx, (*model.Session).Rename)
 	}
+}
+
+// renderPageOnly renders the page for a change made from ctx's component,
+// but not that component: go-app flags the component whose element handled
+// an event, and its ancestors, for an update, and the request form shows
+// only its Form, which the page's render hands it again, new or not: its
+// own render on every Send was a wasted one. Natively there is no self (OnMount
+// is browser-only) and the flag stays, which only costs a render.
+func (p *playground) renderPageOnly(ctx app.Context) {
+	if !p.ready { // p.self is set with ready
+		return
+	}
+	ctx.PreventUpdate()
+	p.self.Update()
 }
 
 func (p *playground) onEnd(ctx app.Context, v string) {

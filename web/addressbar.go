@@ -18,33 +18,26 @@ import (
 // (for a restored tab, Back, Forward) is the state on screen; a reader
 // cannot reload within the frame it waits.
 //
-// set runs on go-app's goroutine; the browser's callbacks (flush) on the
-// one syscall/js gives them, hence the atomic.
+// set runs on go-app's goroutine; the browser's callbacks (the paint's, the
+// listeners') on the one syscall/js gives them, hence the atomic.
 type addressBar struct {
 	pending atomic.Pointer[string]
 	page    app.Page
-	win     app.Value
-	doc     app.Value // window.document, read once: set runs on every action
-	flush   app.Func  // writes the pending query
-	frame   app.Func  // the next frame's callback: flush after it is painted
+	paint   *afterPaint // writes the pending query after the next paint
+	flush   app.Func    // writes the pending query: pagehide, visibilitychange
 	stop    func()
 }
 
 // newAddressBar writes through page; stop writes what is pending and
 // releases its callbacks.
 func newAddressBar(page app.Page) *addressBar {
-	win := app.Window()
-	doc := win.Get("document")
-	a := &addressBar{page: page, win: win, doc: doc}
+	a := &addressBar{page: page}
+	a.paint = newAfterPaint(a.write)
 	a.flush = app.FuncOf(func(app.Value, []app.Value) any {
 		a.write()
 		return nil
 	})
-	// A timeout set in a frame callback runs once that frame is painted.
-	a.frame = app.FuncOf(func(app.Value, []app.Value) any {
-		win.Call("setTimeout", a.flush, 0)
-		return nil
-	})
+	win, doc := a.paint.win, a.paint.doc
 	win.Call("addEventListener", "pagehide", a.flush)
 	doc.Call("addEventListener", "visibilitychange", a.flush)
 	a.stop = func() {
@@ -52,7 +45,7 @@ func newAddressBar(page app.Page) *addressBar {
 		win.Call("removeEventListener", "pagehide", a.flush)
 		doc.Call("removeEventListener", "visibilitychange", a.flush)
 		a.flush.Release()
-		a.frame.Release()
+		a.paint.release()
 	}
 	return a
 }
@@ -60,13 +53,9 @@ func newAddressBar(page app.Page) *addressBar {
 // set makes query the address bar's, after the next paint, or at once in
 // a hidden page.
 func (a *addressBar) set(query string) {
-	if a.doc.Get("hidden").Bool() {
-		a.pending.Store(&query)
+	a.pending.Store(&query)
+	if !a.paint.schedule() {
 		a.write()
-		return
-	}
-	if a.pending.Swap(&query) == nil {
-		a.win.Call("requestAnimationFrame", a.frame)
 	}
 }
 

@@ -15,6 +15,14 @@
 //     and lets the page render (apply.go). The address bar is written (the
 //     one call of ReplaceURL) once the frame showing the change is painted,
 //     the last query of those set in between (addressbar.go).
+//   - What the reader watches first: a change renders the verdict, the
+//     pool, the pipeline and the scrubber in the click's own task, and the
+//     panels below them (the log, the metrics, the Prometheus text, the
+//     launch tests, the share links) after that frame is painted; the
+//     page's root says data-late="held" in between (lateviews.go, on
+//     afterpaint.go, which the address bar uses too). A change made from
+//     the request form's buttons renders the page but not the form, which
+//     shows only what the page hands it (actions.go: renderPageOnly).
 //   - Callbacks are unexported fields on purpose. go-app updates a child
 //     when its exported fields differ by reflect.DeepEqual, and two funcs
 //     are never equal: an exported callback would render every child on
@@ -65,7 +73,7 @@
 //   - When renders run: the wasm's copy of go-app renders as soon as its
 //     dispatch queue drains, inside the event's own task, rather than on a
 //     ticker 8.3 ms later (internal/goappslim/edits.go). It is still after
-//     the handler returns, so a handler never sees its own render, and
-//     still at most one frame per 8.3 ms; natively (tests, the generator)
-//     go-app is the pristine module.
+//     the handler returns, so a handler never sees its own render, and a
+//     render less than a millisecond after the last waits for the ticker;
+//     natively (tests, the generator) go-app is the pristine module.
 package web

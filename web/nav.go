@@ -38,9 +38,10 @@ func (p *playground) OnNav(ctx app.Context) {
 		}
 	}
 	forceTheme(p.s.View().Theme)
-	if p.s.View().Embed && len(p.stops) == 0 {
+	if p.s.View().Embed && !p.reportsHeight {
 		if stop := reportHeight(); stop != nil {
-			p.stops = append(p.stops, stop)
+			p.reportsHeight = true
+			p.stops = append(p.stops, stop, func() { p.reportsHeight = false })
 		}
 	}
 }

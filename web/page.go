@@ -19,10 +19,17 @@ type playground struct {
 	banner string    // why a link could not be opened
 	crash  string    // the details of a recovered panic (crash.go)
 	last   pageViews // the views of the last render that worked
+	late   lateState // the panels that follow a change after its paint
 	// keptInTab: the run, too long for a link, is in the tab's storage.
 	keptInTab bool
 	addr      *addressBar // writes the address bar after the paint
-	stops     []func()
+	// reportsHeight: an embed tells its parent its height (embedheight.go).
+	reportsHeight bool
+	stops         []func()
+	// self is the page's own context, from OnMount (browser only): a change
+	// made from a child that shows only its inputs renders the page through
+	// it (renderPageOnly).
+	self app.Context
 }
 
 // narrowWidth is the viewport width (CSS px) below which the grid draws
@@ -36,6 +43,8 @@ func (p *playground) OnMount(ctx app.Context) {
 	defer p.contain(ctx)
 	ctx.Handle(crashAction, p.handleCrash)
 	p.installTestHooks(ctx)
+	p.self = ctx
+	p.startFollowing(ctx)
 	p.ready = true
 	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
 }
@@ -53,7 +62,11 @@ func (p *playground) Render() app.UI {
 	if v.view.Embed {
 		return p.renderEmbed(v, "page embed")
 	}
+	v = p.followLater(v)
 	main := app.Main().ID("playground").Class("page").DataSet("ready", boolText(p.ready))
+	if p.late.held {
+		main = main.DataSet("late", "held")
+	}
 	if v.tour.Open {
 		main = main.DataSet("tour-spot", v.tour.Card.Spot)
 	}

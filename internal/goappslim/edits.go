@@ -30,8 +30,11 @@ type replacement struct{ old, new string }
 // began. The copy renders as soon as the dispatch queue is empty, which is
 // still after the handler and still on go-app's loop, but inside the event's
 // own task; a burst of dispatches still makes one frame, and a dispatch within
-// 8.3 ms of the last frame still waits for the ticker, so the rate stays
-// capped at 120 frames a second. TestAClickRendersBeforeItReturns holds it.
+// a millisecond of the end of the last frame waits for the ticker, so a
+// render that dispatches again cannot spin. (The gap was the ticker's 8.3 ms
+// at first: then a click in the frame after the page's own after-paint
+// render, web/lateviews.go, waited for the ticker too.)
+// TestAClickRendersBeforeItReturns holds it.
 //
 // And one reads window.document once (slim.go.txt's document) where go-app
 // read it again for every element and text node it created: a call into
@@ -90,7 +93,11 @@ const engineLoop = `	for {
 			currentFrameDuration = iddleFrameDuration
 `
 
-const slimEngineLoop = `	var lastFrame time.Time
+const slimEngineLoop = `	// A render waits for the ticker when the last one ended less than a
+	// millisecond ago: a burst of dispatches in one task, or a render whose
+	// deferred work dispatches again, must not render back to back.
+	const minRenderGap = time.Millisecond
+	var lastFrame time.Time
 	frame := func() {
 		e.processFrame()
 		lastFrame = time.Now()
@@ -101,7 +108,7 @@ const slimEngineLoop = `	var lastFrame time.Time
 		select {
 		case dispatch := <-e.dispatches:
 			dispatch()
-			if len(e.dispatches) == 0 && time.Since(lastFrame) >= activeFrameDuration {
+			if len(e.dispatches) == 0 && time.Since(lastFrame) >= minRenderGap {
 				frame()
 			} else if currentFrameDuration != activeFrameDuration {
 				frames.Reset(activeFrameDuration)
