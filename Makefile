@@ -3,13 +3,13 @@
 #   make site SITE_DOMAIN=you.github.io  link previews (og:url, og:image, twitter:card)
 #   make serve ADDR=127.0.0.1:9000  build and serve it locally
 #   make site BROTLI_Q=5            faster site builds while iterating
-#                                   (brotli quality of app.wasm.br)
+#                                   (brotli quality of app.wasm.br; 11 ships)
 
 SITE_PREFIX ?=
 SITE_DOMAIN ?=
 ADDR        ?= 127.0.0.1:8080
 GO          ?= go
-BROTLI_Q    ?= 10
+BROTLI_Q    ?= 11
 
 # Real prerequisites, so `make site` only rebuilds what changed. gensite
 # prerenders pages with web/ and engine/, so they count for the site too.
