@@ -20,6 +20,7 @@ import (
 type afterPaint struct {
 	win, doc app.Value
 	port     app.Value // posts the message whose handler (run) runs fn
+	recv     app.Value // the channel's other end, where run listens
 	due      atomic.Bool
 	run      app.Func // the message's handler: runs fn
 	frame    app.Func // the animation frame's callback: posts the message
@@ -34,8 +35,8 @@ func newAfterPaint(fn func()) *afterPaint {
 		return nil
 	})
 	ch := win.Get("MessageChannel").New()
-	ch.Get("port1").Set("onmessage", a.run)
-	a.port = ch.Get("port2")
+	a.recv, a.port = ch.Get("port1"), ch.Get("port2")
+	a.recv.Set("onmessage", a.run)
 	a.frame = app.FuncOf(func(app.Value, []app.Value) any {
 		a.port.Call("postMessage", 0)
 		return nil
@@ -60,6 +61,8 @@ func (a *afterPaint) hidden() bool { return a.doc.Get("hidden").Bool() }
 
 // release frees the callbacks; a run still due does not happen.
 func (a *afterPaint) release() {
+	a.recv.Set("onmessage", nil) // a message in flight finds no released func
+	a.recv.Call("close")
 	a.port.Call("close")
 	a.run.Release()
 	a.frame.Release()

@@ -40,6 +40,7 @@ func (l lateViews) into(v *pageViews) {
 // lateState is what the page keeps of its late panels.
 type lateState struct {
 	shown    lateViews   // what they show
+	onScreen bool        // the last render put them on the page (an embed has none)
 	held     bool        // shown is older than the session
 	released bool        // the next render shows the session's
 	follow   *afterPaint // asks for that render (browser only)
@@ -49,11 +50,13 @@ type lateState struct {
 // differ, and asks for a render with the new ones after the paint. Before
 // the page runs in the browser (the prerender, the first render), in a
 // hidden page (no frame is painted there) and on that render, they get the
-// session's at once.
+// session's at once; so they do when the last render did not show them.
 func (p *playground) followLater(v pageViews) pageViews {
 	l := &p.late
 	now := lateOf(v)
-	if l.follow == nil || l.released || reflect.DeepEqual(now, l.shown) || !l.follow.schedule() {
+	shown := l.onScreen
+	l.onScreen = true
+	if l.follow == nil || !shown || l.released || reflect.DeepEqual(now, l.shown) || !l.follow.schedule() {
 		l.shown, l.held, l.released = now, false, false
 		return v
 	}

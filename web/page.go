@@ -60,6 +60,7 @@ func (p *playground) Render() app.UI {
 	countRender("playground")
 	v := p.views()
 	if v.view.Embed {
+		p.late.onScreen = false
 		return p.renderEmbed(v, "page embed")
 	}
 	v = p.followLater(v)
