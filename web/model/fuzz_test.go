@@ -221,7 +221,12 @@ func checkSession(t *testing.T, s *Session) {
 	_ = s.Settings()
 	_ = s.Request()
 	_ = s.Lingering()
-	_ = s.Metrics()
+	// The counters' views, kept while the counters are the same, are the
+	// ones built afresh.
+	capacity := s.cfg.Capacity()
+	require.Equal(t, MetricsView{Capacity: "Capacity check: " + capacity.String(), Short: !capacity.Backed,
+		Rows: metricRows(s.eng.Metrics())}, s.Metrics(), "the metrics panel is the one built afresh")
+	require.Equal(t, prometheusText(s.eng.Metrics()), s.Prometheus(), "the Prometheus text is the one built afresh")
 
 	r, ok := s.LastResponse()
 	view := s.Response()

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"strings"
 
 	"kvleak/engine"
@@ -42,6 +43,29 @@ type memo struct {
 
 	runKey   runKey
 	runQuery string
+
+	counters countersMemo
+}
+
+// countersMemo keeps the views built from the engine's counters (the
+// metrics panel, the Prometheus text) while the counters are the same: the
+// page reads both at every render, two a change (the panels below the fold
+// follow after the paint), and the text alone is dozens of Fprintf calls.
+// Reading the counters is cheap; a new engine is a new configuration too.
+type countersMemo struct {
+	eng     *engine.Engine
+	of      engine.Metrics
+	metrics *MetricsView
+	prom    *string
+}
+
+// at is the engine's counters, having dropped the views of other ones.
+func (c *countersMemo) at(e *engine.Engine) engine.Metrics {
+	cur := e.Metrics()
+	if c.eng != e || !reflect.DeepEqual(cur, c.of) {
+		*c = countersMemo{eng: e, of: cur}
+	}
+	return cur
 }
 
 // runKey names a run at a step: a new engine for every new configuration,

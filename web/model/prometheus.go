@@ -62,8 +62,19 @@ func promMetrics(m engine.Metrics) []promMetric {
 // Prometheus is the run's metrics in Prometheus' text exposition format
 // (version 0.0.4), as an operator's scrape would read them.
 func (s *Session) Prometheus() string {
+	c := &s.memo.counters
+	cur := c.at(s.eng)
+	if c.prom == nil {
+		text := prometheusText(cur)
+		c.prom = &text
+	}
+	return *c.prom
+}
+
+// prometheusText is the exposition of the counters m.
+func prometheusText(counters engine.Metrics) string {
 	var b strings.Builder
-	for _, m := range promMetrics(s.eng.Metrics()) {
+	for _, m := range promMetrics(counters) {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s %s\n", m.name, m.help, m.name, m.kind)
 		for _, x := range m.samples {
 			if x.labels != "" {

@@ -96,8 +96,13 @@ type MetricsView struct {
 
 // Metrics is the metrics panel's view of the run.
 func (s *Session) Metrics() MetricsView {
-	c := s.cfg.Capacity()
-	return MetricsView{Capacity: "Capacity check: " + c.String(), Short: !c.Backed, Rows: metricRows(s.eng.Metrics())}
+	m := &s.memo.counters
+	cur := m.at(s.eng)
+	if m.metrics == nil {
+		c := s.cfg.Capacity()
+		m.metrics = &MetricsView{Capacity: "Capacity check: " + c.String(), Short: !c.Backed, Rows: metricRows(cur)}
+	}
+	return *m.metrics
 }
 
 // metricRows lists the engine's counters in reading order.
