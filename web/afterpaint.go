@@ -9,8 +9,9 @@ import (
 // afterPaint runs a function once the next frame has been painted: a task
 // posted from an animation frame's callback runs after that frame's style,
 // layout and paint. It is a message on a channel of its own, not a timeout:
-// Chromium let a timeout wait two or three frames after a large change. The work it carries (the address bar, the panels
-// that follow a change) is kept out of the task the reader waits on.
+// Chromium let a timeout wait two or three frames after a large change. The
+// work it carries (the address bar, the panels that follow a change) is kept
+// out of the task the reader waits on.
 // Requests made before it runs are one run. Chromium paints no frame in a
 // hidden page, so there schedule says no and the caller works at once.
 //

@@ -65,11 +65,11 @@ func (p *playground) followLater(v pageViews) pageViews {
 	return v
 }
 
-// startFollowing makes the late panels follow after the paint, from the
-// page's own context (OnMount).
-func (p *playground) startFollowing(ctx app.Context) {
+// startFollowing makes the late panels follow after the paint, through the
+// page's own context (OnMount sets p.self first).
+func (p *playground) startFollowing() {
 	p.late.follow = newAfterPaint(func() {
-		ctx.Dispatch(func(app.Context) { p.late.released = true })
+		p.self.Dispatch(func(app.Context) { p.late.released = true })
 	})
 	p.stops = append(p.stops, func() { p.late.follow.release(); p.late.follow = nil })
 }

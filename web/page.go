@@ -44,7 +44,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	ctx.Handle(crashAction, p.handleCrash)
 	p.installTestHooks(ctx)
 	p.self = ctx
-	p.startFollowing(ctx)
+	p.startFollowing()
 	p.ready = true
 	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
 }

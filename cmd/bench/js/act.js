@@ -3,7 +3,7 @@
 // (`at`, the page's clock); `handler` when the action returns (go-app's Go
 // handler has run: a JS event listener resumes Go, which runs until every
 // goroutine waits; the wasm's go-app renders then too, in the same task,
-// unless it rendered less than 8.3 ms before: internal/goappslim); `dom`
+// unless its last render ended less than 1 ms before: internal/goappslim); `dom`
 // when the observer hears of the first mutation under #playground (the
 // render of the click's task); `frame` at the first animation frame after
 // it; `painted` at a task posted from that frame, which runs after the
