@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"kvleak/internal/jsonlite"
 )
 
 // RunFileSchema names the export format; RunFileVersion is its version.
@@ -38,18 +38,32 @@ func (e *Engine) Export(ops []Op) RunFile {
 	}
 }
 
+// runFileInput is what ImportRun reads of a RunFile; the rest of the file
+// is only checked to be JSON.
+type runFileInput struct {
+	Schema  string `json:"schema"`
+	Version int    `json:"version"`
+	Config  Config `json:"config"`
+	Ops     []Op   `json:"ops"`
+}
+
 // ImportRun reads an exported run and replays it. Any error leaves the
-// caller's state alone: it says what is wrong with the file.
+// caller's state alone: it says what is wrong with the file. The RunFile
+// it returns holds what was read: the schema, version, config and ops.
 func ImportRun(data []byte) (*Engine, RunFile, error) {
-	var f RunFile
+	e, in, err := importRun(data)
+	return e, RunFile{Schema: in.Schema, Version: in.Version, Config: in.Config, Ops: in.Ops}, err
+}
+
+func importRun(data []byte) (*Engine, runFileInput, error) {
+	var f runFileInput
 	if len(data) > MaxRunFileBytes {
 		return nil, f, fmt.Errorf("the file is %s bytes; at most %s are read", Thousands(int64(len(data))), Thousands(MaxRunFileBytes))
 	}
 	if err := checkJSONShape(data); err != nil {
 		return nil, f, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&f); err != nil {
+	if err := jsonlite.Unmarshal(data, &f); err != nil {
 		return nil, f, fmt.Errorf("not a run file: %v", err)
 	}
 	if f.Schema == RunFileSchema && f.Version == 1 && f.Config.Allocator == "" {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"kvleak/internal/jsonlite"
 )
 
 // FuzzImportRun feeds ImportRun any bytes, as a visitor's file picker does.
@@ -19,6 +21,7 @@ func FuzzImportRun(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkReadsAsEncodingJSON(t, data)
 		e, file, err := ImportRun(data) // must not panic or hang
 		if err != nil {
 			require.Nil(t, e, "a refused file yields no engine")
@@ -35,9 +38,28 @@ func FuzzImportRun(f *testing.F) {
 		require.Equal(t, want.Events(), e.Events())
 		again, err := json.Marshal(e.Export(file.Ops))
 		require.NoError(t, err)
+		mine, err := jsonlite.Marshal(e.Export(file.Ops))
+		require.NoError(t, err)
+		require.Equal(t, string(again), string(mine), "jsonlite writes the export as encoding/json does")
 		back, _, err := ImportRun(again)
 		require.NoError(t, err, "the export of an imported run imports")
 		require.Equal(t, e.Events(), back.Events())
 		require.Equal(t, e.Metrics(), back.Metrics())
 	})
+}
+
+// checkReadsAsEncodingJSON asserts that jsonlite, which reads the file in
+// the wasm, reads what encoding/json reads, or refuses what it refuses.
+func checkReadsAsEncodingJSON(t *testing.T, data []byte) {
+	t.Helper()
+	if checkJSONShape(data) != nil {
+		return // refused before decoding
+	}
+	var want, got runFileInput
+	werr := json.Unmarshal(data, &want)
+	err := jsonlite.Unmarshal(data, &got)
+	require.Equal(t, werr == nil, err == nil, "errors: encoding/json %v, jsonlite %v", werr, err)
+	if err == nil {
+		require.Equal(t, want, got)
+	}
 }

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"encoding/json"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
@@ -31,7 +29,7 @@ func (p *playground) writeURL(ctx app.Context) {
 	if !p.s.Linkable() {
 		data, err := p.s.TabRun()
 		if err == nil {
-			err = ctx.SessionStorage().Set(model.TabKey, json.RawMessage(data))
+			err = keepInTab(data)
 		}
 		p.keptInTab = err == nil
 	}

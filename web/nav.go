@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -23,7 +22,7 @@ func (p *playground) OnNav(ctx app.Context) {
 		p.banner = err.Error()
 	case st.Tab:
 		p.s.SetView(st.View)
-		if err := p.restoreTabRun(ctx); err != nil {
+		if err := p.restoreTabRun(); err != nil {
 			p.banner = err.Error()
 		}
 	default:
@@ -46,10 +45,10 @@ func (p *playground) OnNav(ctx app.Context) {
 	}
 }
 
-// restoreTabRun opens the run kept in the tab's storage (apply.go).
-func (p *playground) restoreTabRun(ctx app.Context) error {
-	var data json.RawMessage
-	if err := ctx.SessionStorage().Get(model.TabKey, &data); err != nil || len(data) == 0 {
+// restoreTabRun opens the run kept in the tab's storage (apply.go, tabstore.go).
+func (p *playground) restoreTabRun() error {
+	data := readFromTab()
+	if len(data) == 0 {
 		return model.ErrNotInTab
 	}
 	if err := p.s.RestoreTabRun(data); err != nil {

@@ -1,12 +1,12 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/internal/jsonlite"
 	"kvleak/web/model"
 )
 
@@ -17,7 +17,7 @@ type runExport struct {
 }
 
 func newRunExport(s *model.Session) (runExport, error) {
-	data, err := json.MarshalIndent(s.Engine().Export(s.Ops()), "", "  ")
+	data, err := jsonlite.MarshalIndent(s.Engine().Export(s.Ops()), "", "  ")
 	return runExport{data, len(s.Ops()), s.Steps()}, err
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // The point of the copy: the wasm stops linking the server half, the uuid
-// module, crypto, math/big and regexp. The pristine list must hold each, or
+// module, crypto, math/big, regexp and encoding/json. The pristine list must hold each, or
 // this test could not fail.
 func TestSlimWasmDropsWhatTheUIDoesNotUse(t *testing.T) {
 	c := slim(t)
@@ -21,7 +21,7 @@ func TestSlimWasmDropsWhatTheUIDoesNotUse(t *testing.T) {
 	slimDeps := goList(t, "-modfile", c.ModFile)
 	assert.True(t, slices.Contains(slimDeps, ModulePath+"/pkg/app"), "the slim wasm still links go-app")
 	for _, pkg := range []string{"net/http", "crypto/tls", "crypto/x509", "github.com/google/uuid",
-		"crypto/rand", "crypto/aes", "crypto/cipher", "crypto/sha1", "crypto/md5", "math/big", "regexp"} {
+		"crypto/rand", "crypto/aes", "crypto/cipher", "crypto/sha1", "crypto/md5", "math/big", "regexp", "encoding/json"} {
 		assert.True(t, slices.Contains(pristine, pkg), "the pristine module links %s", pkg)
 		assert.False(t, slices.Contains(slimDeps, pkg), "the slim wasm links %s", pkg)
 	}

@@ -9,18 +9,29 @@ import (
 // once (the file's SHA-256 is pinned too, so it always does for v10.1.11).
 type replacement struct{ old, new string }
 
-// replacements keep three client features the playground does not use out
+// replacements keep four client features the playground does not use out
 // of the wasm, each with what it alone linked (brotli sizes from the README):
+//
 //   - uuid.NewString (DeviceID, the broadcast-state store id) linked the
 //     uuid module and, through it, crypto/rand, math/big, md5 and sha1;
 //     newUUID (slim.go.txt) makes the same random UUID from the browser's
 //     crypto.getRandomValues, the source crypto/rand reads in a browser.
+//
 //   - regexp routes (RouteWithRegexp) linked regexp: the router matches its
 //     list on every navigation, empty or not. The copy's routes panic on
 //     registration; the playground registers plain routes only.
+//
 //   - encryption (Context.Encrypt/Decrypt, State.PersistWithEncryption)
 //     linked crypto/aes, crypto/cipher and crypto/rand; crypto.go is left
 //     out and slim.go.txt's encrypt/decrypt return an error.
+//
+//   - encoding/json (web storage, persisted and broadcast states,
+//     notifications, the Handler's internal URLs, and the errors' text) and
+//     the reflect code only it kept: about 650 KB raw, 100 KB brotli once
+//     the playground's own JSON went to internal/jsonlite. The client files
+//     import nojson.go.txt's stand-in instead, whose calls are errors, and
+//     pkg/errors writes an error as text (errors_slim.go.txt) where it
+//     wrote JSON.
 //
 // TestUIUsesNoneOfTheRemovedFeatures keeps the playground off them.
 //
@@ -48,14 +59,25 @@ var replacements = map[string][]replacement{
 	},
 	"pkg/app/engine.go": {
 		{engineLoop, slimEngineLoop},
+		noJSON,
 	},
 	"pkg/app/context.go": {
 		{"\t\"github.com/google/uuid\"\n", ""},
 		{"id = uuid.NewString()", "id = newUUID()"},
+		noJSON,
 	},
 	"pkg/app/state.go": {
 		{"\t\"github.com/google/uuid\"\n", ""},
 		{"m.broadcastStoreID = uuid.NewString()", "m.broadcastStoreID = newUUID()"},
+		noJSON,
+	},
+	"pkg/app/storage.go":      {noJSON},
+	"pkg/app/notification.go": {noJSON},
+	"pkg/app/strings.go":      {noJSON},
+	"pkg/errors/errors.go": {
+		{"\t\"encoding/json\"\n", ""},
+		{"Encoder = json.Marshal\n", "Encoder = encodeText\n"},
+		{"Encoder = func(v any) ([]byte, error) {\n\t\treturn json.MarshalIndent(v, \"\", \"  \")\n\t}", "Encoder = encodeText"},
 	},
 	"pkg/app/route.go": {
 		{"import (\n\t\"regexp\"\n\t\"sync\"\n)", "import \"sync\""},
@@ -63,6 +85,9 @@ var replacements = map[string][]replacement{
 		{"regexp       *regexp.Regexp", "regexp       *routeRegexp"},
 	},
 }
+
+// noJSON points a client file's encoding/json import at the stand-in.
+var noJSON = replacement{"\t\"encoding/json\"\n", "\tjson \"" + ModulePath + "/pkg/internal/nojson\"\n"}
 
 // replace applies rel's replacements to data.
 func replace(rel string, data []byte) ([]byte, error) {

@@ -14,9 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// removedFeatures are the go-app APIs that the copy's stand-ins (slim.go.txt)
-// turn into errors or panics; the playground must not call them.
-var removedFeatures = []string{"RouteWithRegexp", "Encrypt", "Decrypt", "PersistWithEncryption"}
+// removedFeatures are the go-app APIs that the copy's stand-ins (slim.go.txt,
+// nojson.go.txt) turn into errors or panics; the playground must not call
+// them (InternalURLs: the site's Handler must not set them).
+var removedFeatures = []string{"RouteWithRegexp", "Encrypt", "Decrypt", "PersistWithEncryption", "Persist", "Broadcast",
+	"LocalStorage", "SessionStorage", "Notifications", "InternalURLs"}
 
 // featureUses lists the selector expressions of a Go file that name one of
 // removedFeatures ("ctx.Encrypt", "app.RouteWithRegexp"), with positions.
@@ -44,7 +46,7 @@ func TestUIUsesNoneOfTheRemovedFeatures(t *testing.T) {
 	assert.Len(t, featureUses(t, fset, "probe.go", probe), 3, "the scan finds uses")
 
 	files := 0
-	for _, dir := range []string{"web", "wasm"} {
+	for _, dir := range []string{"web", "wasm", "internal/sitegen"} {
 		require.NoError(t, filepath.WalkDir(filepath.Join(repoRoot(t), dir), func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 				return err
@@ -93,4 +95,56 @@ func TestKvleakFormatUUID(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "ok")
+}
+
+// In the copy, go-app's errors read as text (errors_slim.go.txt) and its
+// JSON-based storage is an error, not a silent no-op. The test runs
+// natively inside a slim copy, as TestFormatUUIDMatchesTheUUIDModule does.
+func TestTheCopyWritesErrorsAsTextAndRefusesJSONStorage(t *testing.T) {
+	c := slim(t)
+	errorsTest := `package errors
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestKvleakErrorsAsText(t *testing.T) {
+	err := New("setting storage value failed").WithTag("key", "k").WithTag("at", 2).Wrap(io.EOF)
+	got := err.Error()
+	if !strings.HasPrefix(got, "setting storage value failed at=2 key=k (") || !strings.HasSuffix(got, "): EOF") {
+		t.Errorf("Error() = %q", got)
+	}
+	SetIndentEncoder()
+	if again := err.Error(); again != got {
+		t.Errorf("with the indent encoder: %q, want %q", again, got)
+	}
+}
+`
+	appTest := `package app
+
+import "testing"
+
+func TestKvleakStorageRefusesJSON(t *testing.T) {
+	s := newMemoryStorage()
+	if err := s.Set("k", 1); err == nil || !strings.Contains(err.Error(), "left out of this wasm build") {
+		t.Errorf("Set: %v", err)
+	}
+	var v int
+	s.data["k"] = []byte("1")
+	if err := s.Get("k", &v); err == nil {
+		t.Error("Get: no error")
+	}
+}
+`
+	appTest = strings.Replace(appTest, `import "testing"`, "import (\n\t\"strings\"\n\t\"testing\"\n)", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/errors/kvleak_text_test.go"), []byte(errorsTest), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_storage_test.go"), []byte(appTest), 0o644))
+	cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-run", "^TestKvleak", "./pkg/errors", "./pkg/app")
+	cmd.Dir = c.Out
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, 2, strings.Count(string(out), "ok "), "%s", out)
 }

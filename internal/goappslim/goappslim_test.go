@@ -36,6 +36,12 @@ func TestSlimCopyShape(t *testing.T) {
 		assert.Equal(t, want, string(copied), "%s: only the replacements", rel)
 		assert.NotContains(t, string(copied), "uuid.", rel)
 		assert.NotContains(t, string(copied), `"regexp"`, rel)
+		assert.NotContains(t, string(copied), `"encoding/json"`, rel)
+	}
+	for rel, data := range added {
+		copied, err := os.ReadFile(filepath.Join(c.Out, rel))
+		require.NoError(t, err)
+		assert.Equal(t, string(data), string(copied), "%s: as embedded", rel)
 	}
 	assert.NotContains(t, got, "pkg/app/wasm.go")
 	assert.NotContains(t, got, "pkg/app/crypto.go")
@@ -47,7 +53,8 @@ func TestSlimCopyShape(t *testing.T) {
 	for rel := range got {
 		assert.False(t, strings.HasSuffix(rel, "_test.go"), "test file copied: %s", rel)
 		ok := rel == "go.mod" || rel == "go.sum" || rel == "LICENSE" ||
-			strings.HasSuffix(rel, ".go") && (filepath.Dir(rel) == "pkg/app" || filepath.Dir(rel) == "pkg/errors")
+			strings.HasSuffix(rel, ".go") && (filepath.Dir(rel) == "pkg/app" || filepath.Dir(rel) == "pkg/errors") ||
+			rel == "pkg/internal/nojson/nojson.go"
 		assert.True(t, ok, "not needed by a build: %s", rel)
 	}
 
@@ -100,7 +107,8 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 func TestRefusesTamperedSource(t *testing.T) {
 	src := realSrc(t)
 	require.ElementsMatch(t, []string{"pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/http.go", "pkg/app/js_wasm.go",
-		"pkg/app/resource.go", "pkg/app/route.go", "pkg/app/state.go", "pkg/app/wasm.go"},
+		"pkg/app/resource.go", "pkg/app/route.go", "pkg/app/state.go", "pkg/app/wasm.go",
+		"pkg/app/storage.go", "pkg/app/notification.go", "pkg/app/strings.go", "pkg/errors/errors.go"},
 		slices.Collect(maps.Keys(originals)), "the files whose sums are pinned")
 	for rel := range originals {
 		t.Run(rel, func(t *testing.T) {

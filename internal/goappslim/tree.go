@@ -26,7 +26,19 @@ var (
 	clientWasm []byte
 	//go:embed slim.go.txt
 	slimGo []byte
+	//go:embed nojson.go.txt
+	noJSONGo []byte
+	//go:embed errors_slim.go.txt
+	errorsSlimGo []byte
 )
+
+// added are the files the copy adds, by path.
+var added = map[string][]byte{
+	"pkg/app/client_wasm.go":        clientWasm,
+	"pkg/app/slim.go":               slimGo,
+	"pkg/internal/nojson/nojson.go": noJSONGo,
+	"pkg/errors/slim.go":            errorsSlimGo,
+}
 
 // edit returns what the copy holds for the source file rel, or keep=false to
 // leave it out. Only files in originals are changed.
@@ -81,11 +93,10 @@ func writeTree(src, out string) error {
 			}
 		}
 	}
-	if err := writeFile(tmp, "pkg/app/client_wasm.go", clientWasm); err != nil {
-		return err
-	}
-	if err := writeFile(tmp, "pkg/app/slim.go", slimGo); err != nil {
-		return err
+	for rel, data := range added {
+		if err := writeFile(tmp, rel, data); err != nil {
+			return err
+		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err

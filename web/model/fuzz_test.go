@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/internal/jsonlite"
 )
 
 // FuzzSession plays random sequences of what a visitor can do to a session
@@ -44,6 +45,7 @@ func FuzzSession(f *testing.F) {
 			checkSession(t, s)
 		}
 		checkLinkReopens(t, s)
+		checkJSONIsEncodingJSONs(t, s)
 	})
 }
 
@@ -269,6 +271,29 @@ func checkSession(t *testing.T, s *Session) {
 			require.GreaterOrEqual(t, m.LeakedPages, r.LeakedPages.Len())
 		}
 	}
+}
+
+// checkJSONIsEncodingJSONs asserts that the run file and the run kept in
+// the tab, which the wasm writes with jsonlite, are what encoding/json
+// writes, and read back the same.
+func checkJSONIsEncodingJSONs(t *testing.T, s *Session) {
+	t.Helper()
+	run := s.Engine().Export(s.Ops())
+	want, err := json.MarshalIndent(run, "", "  ")
+	require.NoError(t, err)
+	got, err := jsonlite.MarshalIndent(run, "", "  ")
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "the export")
+
+	want, err = json.Marshal(s.Link())
+	require.NoError(t, err)
+	got, err = s.TabRun()
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "the run kept in the tab")
+	var a, b LinkState
+	require.NoError(t, json.Unmarshal(got, &a))
+	require.NoError(t, jsonlite.Unmarshal(got, &b))
+	require.Equal(t, a, b)
 }
 
 // checkLinkReopens asserts that the address bar's link, or for a run too

@@ -1,10 +1,10 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"kvleak/engine"
+	"kvleak/internal/jsonlite"
 )
 
 // A run too long for a link is kept in the tab's sessionStorage instead, so
@@ -25,7 +25,7 @@ func (s *Session) AddressQuery() string {
 }
 
 // TabRun is the run to keep in the tab's storage, as JSON.
-func (s *Session) TabRun() ([]byte, error) { return json.Marshal(s.Link()) }
+func (s *Session) TabRun() ([]byte, error) { return jsonlite.Marshal(s.Link()) }
 
 // RestoreTabRun opens a run kept by TabRun. On error nothing changes.
 func (s *Session) RestoreTabRun(data []byte) error {
@@ -33,7 +33,7 @@ func (s *Session) RestoreTabRun(data []byte) error {
 		return fmt.Errorf("the run kept in this tab is %s bytes; at most %s are read", engine.Thousands(int64(len(data))), engine.Thousands(engine.MaxRunFileBytes))
 	}
 	var st LinkState
-	if err := json.Unmarshal(data, &st); err != nil {
+	if err := jsonlite.Unmarshal(data, &st); err != nil {
 		return fmt.Errorf("the run kept in this tab cannot be read: %v", err)
 	}
 	if len(st.Ops) > engine.MaxRequests {
