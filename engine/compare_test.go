@@ -78,7 +78,7 @@ func TestImportRejectsBadFiles(t *testing.T) {
 		"bad config": {`{"schema":"kvleak-run","version":1,"config":{"context":0}}`, "context length 0"},
 		"bad op":     {`{"schema":"kvleak-run","version":1,"config":{"context":16,"pool":8,"page":1,"slot":8,"mode":"fixed","cancel":"both","kvBytes":1},"ops":[{"send":{"tenant":"","tokens":1}}]}`, "tenant name is empty"},
 		"too big":    {string(big), "at most"},
-		"text after": {`{"schema":"kvleak-run","version":2} and more`, "not a run file: invalid character 'a' at byte 38, after the top-level value"},
+		"text after": {`{"schema":"kvleak-run","version":2} and more`, "not a run file: invalid character 'a' at byte 37, after the top-level value"},
 		"wrong type": {`{"schema":"kvleak-run","version":"2"}`, `not a run file: at byte 34 (version): a string cannot be read into a Go int`},
 	} {
 		_, _, err := ImportRun([]byte(c.data))
