@@ -60,7 +60,8 @@
 //     shipped no-op).
 //   - Never lose a run: a run too long for a link is kept in the tab's
 //     sessionStorage and the address bar says ?v=2&tab=1 (apply.go, nav.go,
-//     model/tabrun.go).
+//     model/tabrun.go). It is written there directly (tabstore.go): go-app's
+//     SessionStorage encodes with encoding/json, which the wasm leaves out.
 //   - Banners sit in one stable container: go-app diffs children by
 //     position, so a banner among the page's children would remount the
 //     layout after it (page.go).

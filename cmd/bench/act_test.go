@@ -37,9 +37,10 @@ document.getElementById("send").onclick = () => {
 };
 </script>`
 
-// TestActTimesThePaintNotThePagesLaterWork: act.js stamps "painted" before
-// the page's after-paint work runs, and when the change comes after the
-// first frame, it times the frame after the change.
+// TestActTimesThePaintNotThePagesLaterWork: act.js stamps "painted" when
+// the action's own frame has drawn a change made during the action, before
+// the next frame and the page's after-paint work; and when the change comes
+// after the first frame, it times the frame after the change.
 func TestActTimesThePaintNotThePagesLaterWork(t *testing.T) {
 	exe := chromiumForTest(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,6 +68,9 @@ func TestActTimesThePaintNotThePagesLaterWork(t *testing.T) {
 	require.Len(t, afterAt, 5, "the page's after-paint work ran once a send")
 	for i, g := range got {
 		assert.LessOrEqual(t, g.DOM, g.Frame, "send %d: the frame comes after the change", i+1)
+		// The change, made in the action's own frame, is painted by it,
+		// before the next frame begins.
+		assert.Less(t, g.Painted, g.Frame, "send %d: painted by the action's frame", i+1)
 		// The page's clock is coarse (0.1 ms): the two stamps may be equal.
 		assert.LessOrEqual(t, g.At+g.Painted, afterAt[i], "send %d: painted is stamped before the page's later work starts", i+1)
 	}

@@ -7,9 +7,10 @@
 // still needs (client_wasm.go.txt), and a second modfile points the wasm build
 // at it. go.mod, go.sum and native builds keep the pristine module.
 //
-// It also leaves out three client features the playground does not use and
-// that alone linked the uuid module, crypto/*, math/big and regexp (about
-// 176 KB of the brotli wasm): see edits.go.
+// It also leaves out client features the playground does not use and that
+// alone linked the uuid module, crypto/*, math/big and regexp (about 176 KB
+// of the brotli wasm), and encoding/json (with the playground's own JSON on
+// internal/jsonlite, 76 KB more): see edits.go.
 //
 // It is written for one go-app version and refuses any other, or files that
 // differ from that version's, so an upgrade makes someone look again.

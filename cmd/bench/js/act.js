@@ -1,20 +1,22 @@
 // Times n repetitions of one interaction, measured inside the page so that
-// no DevTools round trip is counted. For each: t0 just before the action
-// (`at`, the page's clock); `handler` when the action returns (go-app's Go
-// handler has run: a JS event listener resumes Go, which runs until every
-// goroutine waits; the wasm's go-app renders then too, in the same task,
-// unless its last render ended less than 1 ms before: internal/goappslim); `dom`
-// when the observer hears of the first mutation under #playground (the
-// render of the click's task); `frame` at the first animation frame after
-// it; `painted` at a task posted from that frame, which runs after the
-// frame's style, layout and paint.
-// The frame callback is asked for before the action, so it runs ahead of
-// any the page asks for while handling it, and its task is queued ahead of
-// the page's own after-paint work (the address bar, the panels that follow
-// a change: web/afterpaint.go): that work comes after the paint and is not
-// counted. Should the DOM change only after that first frame, the next
-// frame after the change is the one timed.
-//
+// no DevTools round trip is counted. Each action runs in an animation
+// frame's callbacks, where Chrome dispatches a drag's pointer events (and
+// where a click lands at best): that frame draws what the action changed
+// in it. For each: t0 just before the action (`at`, the page's clock);
+// `handler` when the action returns (go-app's Go handler has run: a JS
+// event listener resumes Go, which runs until every goroutine waits; the
+// wasm's go-app renders then too, in the same task, unless its last render
+// ended less than 1 ms before: internal/goappslim); `dom` when the observer
+// hears of the first mutation under #playground; `frame` at the next
+// animation frame; `painted` when the frame that drew the change has done
+// its style, layout and paint: a task posted while that frame runs, which
+// runs once it is done.
+// A change made during the action is drawn by the action's own frame. One
+// made later (a render on a timer, or after a frame) is drawn by the first
+// frame after it, and painted is stamped from a task posted from that
+// frame's callback, which is asked for before the action so that it runs
+// ahead of the page's own after-paint work (the address bar, the panels
+// that follow a change: web/afterpaint.go); that work is not counted.
 // kind "send" clicks #send; kind "preset:<slug>" picks a preset in #preset;
 // "step" clicks Back and Next in turn; "scrub" moves the timeline back and
 // forth between the middle step and the one before the latest, as a drag
@@ -63,7 +65,8 @@ async (kind, n, settleFrames, timeoutMs) => {
   }
   const out = [];
   for (let i = 0; i < n; i++) {
-    for (let f = 0; f < settleFrames; f++) await raf();
+    // At least one: the action must run inside a frame's callbacks.
+    for (let f = 0; f < Math.max(1, settleFrames); f++) await raf();
     const r = await new Promise((resolve, reject) => {
       let t0 = 0, handler = 0;
       // The first frame after the action, and the task posted from it.
@@ -75,21 +78,32 @@ async (kind, n, settleFrames, timeoutMs) => {
         mo.disconnect();
         reject(new Error(kind + " #" + (i + 1) + ": no DOM update within " + timeoutMs + " ms"));
       }, timeoutMs);
+      let during = false; // the DOM changed while the action ran
       const mo = new MutationObserver(async () => {
         const dom = performance.now();
         mo.disconnect();
         clearTimeout(timer);
+        // Still inside the action's frame: a task posted now runs when the
+        // frame is done.
+        const own = during ? afterFrame() : null;
         let { frame, painted } = await first;
-        if (frame < dom) { // the change came after that frame: time the next
+        if (own) {
+          painted = await own;
+        } else if (frame < dom) { // the change came after that frame: time the next
           frame = await raf();
           painted = await afterFrame();
         }
         resolve({ at: t0, handler: handler - t0, dom: dom - t0, frame: frame - t0, painted: painted - t0 });
       });
-      mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+      const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+      const probe = new MutationObserver(() => {}); // read, not called back
+      mo.observe(root, watch);
+      probe.observe(root, watch);
       t0 = performance.now();
       act();
       handler = performance.now();
+      during = probe.takeRecords().length > 0;
+      probe.disconnect();
     });
     out.push(r);
   }
