@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,12 +88,7 @@ func TestKvleakFormatUUID(t *testing.T) {
 }
 `
 	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_uuid_test.go"), []byte(test), 0o644))
-	cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-run", "^TestKvleakFormatUUID$", "./pkg/app")
-	cmd.Dir = c.Out
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Contains(t, string(out), "ok")
+	assert.Contains(t, goTestInCopy(t, c.Out, "^TestKvleakFormatUUID$", "./pkg/app"), "ok")
 }
 
 // In the copy, go-app's errors read as text (errors_slim.go.txt) and its
@@ -124,7 +118,10 @@ func TestKvleakErrorsAsText(t *testing.T) {
 `
 	appTest := `package app
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestKvleakStorageRefusesJSON(t *testing.T) {
 	s := newMemoryStorage()
@@ -138,13 +135,8 @@ func TestKvleakStorageRefusesJSON(t *testing.T) {
 	}
 }
 `
-	appTest = strings.Replace(appTest, `import "testing"`, "import (\n\t\"strings\"\n\t\"testing\"\n)", 1)
 	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/errors/kvleak_text_test.go"), []byte(errorsTest), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_storage_test.go"), []byte(appTest), 0o644))
-	cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-run", "^TestKvleak", "./pkg/errors", "./pkg/app")
-	cmd.Dir = c.Out
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Equal(t, 2, strings.Count(string(out), "ok "), "%s", out)
+	out := goTestInCopy(t, c.Out, "^TestKvleak", "./pkg/errors", "./pkg/app")
+	assert.Equal(t, 2, strings.Count(out, "ok "), "%s", out)
 }

@@ -85,3 +85,16 @@ func goList(t *testing.T, flags ...string) []string {
 	require.NoError(t, err, "%s", out)
 	return strings.Fields(string(out))
 }
+
+// goTestInCopy runs `go test -run run pkgs` natively inside the slim copy
+// at dir, offline (-trimpath: the copy's temp dir stays out of the build
+// cache's keys), and returns its output; a failure fails t.
+func goTestInCopy(t *testing.T, dir, run string, pkgs ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"test", "-trimpath", "-count=1", "-run", run}, pkgs...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return string(out)
+}
