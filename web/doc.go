@@ -36,9 +36,10 @@
 //   - Raw-HTML grid and log: up to 512 cells and 300 log rows are raw
 //     elements, not diffed nodes with listeners each; every value in them is
 //     HTML-escaped (gridhtml.go, loghtml.go). The grid is runs of 32 cells
-//     and the log blocks of 25 rows, kept between renders, so that a step
-//     or a Send builds and replaces only the runs and blocks that changed
-//     (gridRunCache, logblocks.go).
+//     and the log blocks of 25 rows, kept between renders, so that a Send
+//     builds and replaces only the blocks that changed (gridRunCache,
+//     logblocks.go). A grid of the same shape is patched in place instead:
+//     each changed cell's attributes and content (poolgrid.go, gridpatch.go).
 //   - A step costs the pages it touches: the pool map is brought up to date
 //     from the last one and the canvas repaints only the changed pixels
 //     (poolmap.go, mappixels.go: repaint); the grid of a large pool is

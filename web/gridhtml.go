@@ -34,7 +34,15 @@ func gridRuns(g model.GridView) []string {
 type gridRunCache struct {
 	cells []model.CellView
 	tiles bool
+	gen   int // written into each run (gridRunHTML)
 	runs  []string
+}
+
+// renew starts a new generation: every run is built again, and its string
+// differs from the last generation's.
+func (rc *gridRunCache) renew() {
+	rc.gen++
+	rc.cells, rc.runs = nil, nil
 }
 
 // render is gridRuns, reusing the runs that have not changed.
@@ -49,7 +57,7 @@ func (rc *gridRunCache) render(g model.GridView) []string {
 			runs = append(runs, rc.runs[r])
 			continue
 		}
-		runs = append(runs, gridRunHTML(g, lo, hi))
+		runs = append(runs, gridRunHTML(g, lo, hi, rc.gen))
 	}
 	// Kept, not copied: the model makes a new Cells slice for a new grid
 	// (model.updateGrid copies before it changes a cell).
@@ -57,44 +65,65 @@ func (rc *gridRunCache) render(g model.GridView) []string {
 	return runs
 }
 
-// gridRunHTML is cells lo..hi-1 of the grid as one run.
-func gridRunHTML(g model.GridView, lo, hi int) string {
+// gridRunHTML is cells lo..hi-1 of the grid as one run. gen, when not 0,
+// marks the run's element so that its string differs from any run of an
+// earlier generation (poolGrid: go-app then replaces the element).
+func gridRunHTML(g model.GridView, lo, hi, gen int) string {
 	var b strings.Builder
 	b.Grow((hi - lo) * 320)
-	b.WriteString(`<div class="grid-run">`)
+	b.WriteString(`<div class="grid-run"`)
+	if gen != 0 {
+		b.WriteString(` data-gen="` + strconv.Itoa(gen) + `"`)
+	}
+	b.WriteString(`>`)
 	for i := lo; i < hi; i++ {
 		c := g.Cells[i]
-		label := cellName(c)
+		attrs := cellAttrs(c)
 		b.WriteString(`<button type="button" class="`)
-		b.WriteString(html.EscapeString(cellClass(c)))
-		b.WriteString(`" tabindex="-1" data-idx="` + strconv.Itoa(i) + `" data-page="`)
-		b.WriteString(html.EscapeString(c.Page))
-		b.WriteString(`" data-owner="`)
-		b.WriteString(html.EscapeString(c.Owner))
-		b.WriteString(`" data-state="`)
-		b.WriteString(html.EscapeString(string(c.State)))
-		b.WriteString(`" aria-label="`)
-		b.WriteString(html.EscapeString(label))
-		b.WriteString(`" title="`)
-		b.WriteString(html.EscapeString(label))
-		b.WriteString(`">`)
-		if g.Tiles { // the mark, who wrote the page and what it holds
-			// Spaces between the parts: the visible text reads as the start
-			// of the accessible name (cellName).
-			b.WriteString(`<span class="tile-mark">` + html.EscapeString(c.Mark) + `</span>`)
-			if c.Writer != "" {
-				b.WriteString(` <span class="tile-who">` + html.EscapeString(c.Writer) + `</span> <span class="tile-text">` + html.EscapeString(c.Text) + `</span>`)
-			}
-			if c.Window {
-				b.WriteString(` <span class="tile-window">` + windowWords(c) + `</span>`)
-			}
-		} else {
-			b.WriteString(html.EscapeString(c.Mark))
+		b.WriteString(html.EscapeString(attrs[0].value))
+		b.WriteString(`" tabindex="-1" data-idx="` + strconv.Itoa(i) + `"`)
+		for _, a := range attrs[1:] {
+			b.WriteString(` ` + a.name + `="`)
+			b.WriteString(html.EscapeString(a.value))
+			b.WriteString(`"`)
 		}
+		b.WriteString(`>`)
+		b.WriteString(cellInner(c, g.Tiles))
 		b.WriteString(`</button>`)
 	}
 	b.WriteString(`</div>`)
 	return b.String()
+}
+
+// cellAttr is one attribute of a cell's element, its value as text.
+type cellAttr struct{ name, value string }
+
+// cellAttrs are the attributes of a cell's element that follow the cell,
+// class first; the others (type, tabindex, data-idx) stay as they are.
+func cellAttrs(c model.CellView) [6]cellAttr {
+	label := cellName(c)
+	return [...]cellAttr{
+		{"class", cellClass(c)}, {"data-page", c.Page}, {"data-owner", c.Owner},
+		{"data-state", string(c.State)}, {"aria-label", label}, {"title", label},
+	}
+}
+
+// cellInner is a cell's content as HTML, every value escaped.
+func cellInner(c model.CellView, tiles bool) string {
+	if !tiles {
+		return html.EscapeString(c.Mark)
+	}
+	// The mark, who wrote the page and what it holds. Spaces between the
+	// parts: the visible text reads as the start of the accessible name
+	// (cellName).
+	s := `<span class="tile-mark">` + html.EscapeString(c.Mark) + `</span>`
+	if c.Writer != "" {
+		s += ` <span class="tile-who">` + html.EscapeString(c.Writer) + `</span> <span class="tile-text">` + html.EscapeString(c.Text) + `</span>`
+	}
+	if c.Window {
+		s += ` <span class="tile-window">` + windowWords(c) + `</span>`
+	}
+	return s
 }
 
 // cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,

@@ -4,6 +4,7 @@ package web
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -15,6 +16,8 @@ import (
 //	                       change), "views" (a render), "handler" (a child's
 //	                       own event handler)
 //	kvleakTest.renders()   JSON of the components rendered since the last call
+//	kvleakTest.gridHTML()  the grid on screen as a fresh render writes it
+//	                       (gridRuns), which the page patches in place
 var armed = map[string]bool{}
 
 // testPanic panics once where armed, to prove the panic is contained.
@@ -37,6 +40,9 @@ func (p *playground) installTestHooks(ctx app.Context) {
 		data, _ := json.Marshal(renders)
 		renders = map[string]int{}
 		return string(data)
+	}))
+	hooks.Set("gridHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return strings.Join(gridRuns(p.last.pool.Grid), "")
 	}))
 	app.Window().Set("kvleakTest", hooks)
 }

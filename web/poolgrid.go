@@ -1,6 +1,8 @@
 package web
 
 import (
+	"slices"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
@@ -9,21 +11,47 @@ import (
 // poolGrid is the grid's cells as raw elements (gridhtml.go). As its
 // own component it renders only when its cells change, not when the
 // details line above it or the focused cell does.
+//
+// In the browser, a grid with the same cells as the one on screen (a step,
+// a scrub, a Send) is patched in place: each changed cell's element gets
+// the attributes and content that differ, and go-app keeps the runs it
+// holds. Replacing a run of 32 tiles for the eight a step changes built,
+// styled, laid out and painted 32 new tiles, and dropped the focus of a
+// cell in it. Any other change renders the runs again, as a new generation
+// once the elements were patched, so that no run go-app keeps shows cells
+// it does not hold.
 type poolGrid struct {
 	app.Compo
 
 	IGrid model.GridView
 
-	runs gridRunCache // the runs last rendered
+	runs    gridRunCache     // the runs go-app holds
+	onPage  []model.CellView // what the cells' elements show, patched since
+	patched bool             // onPage differs from runs' cells
+	inPlace bool             // this update was patched: render the runs as they are
 }
 
 func newPoolGrid() *poolGrid { return &poolGrid{} }
 
 func (c *poolGrid) Grid(v model.GridView) *poolGrid { c.IGrid = v; return c }
 
+// OnUpdate patches the cells' elements when it can (go-app calls it before
+// Render, once the new grid is in IGrid).
+func (c *poolGrid) OnUpdate(ctx app.Context) {
+	c.inPlace = app.IsClient && c.patch()
+}
+
 func (c *poolGrid) Render() app.UI {
 	countRender("poolGrid")
-	runs := c.runs.render(c.IGrid)
+	if !c.inPlace {
+		if c.patched {
+			c.runs.renew()
+		}
+		c.runs.render(c.IGrid)
+		c.onPage, c.patched = slices.Clone(c.IGrid.Cells), false
+	}
+	c.inPlace = false
+	runs := c.runs.runs
 	cls := "grid"
 	if c.IGrid.Tiles {
 		cls += " tiles"
@@ -31,4 +59,54 @@ func (c *poolGrid) Render() app.UI {
 	return app.Div().ID("grid").Class(cls).Role("group").Aria("label", "KV pool pages").Body(
 		app.Range(runs).Slice(func(i int) app.UI { return app.Raw(runs[i]) }),
 	)
+}
+
+// patch brings the cells' elements on the page to IGrid, if the grid has
+// as many cells of the same kind as the one they show. It reports whether
+// they show IGrid now; on false the runs render again (and a cell it could
+// not find, which a page should never have, is replaced with the rest).
+func (c *poolGrid) patch() bool {
+	g := c.IGrid
+	if !c.Mounted() || g.Tiles != c.runs.tiles || len(g.Cells) != len(c.onPage) {
+		return false
+	}
+	runs := c.JSValue().Get("children")
+	if runs.Length() != len(c.runs.runs) {
+		return false
+	}
+	for i, cell := range g.Cells {
+		if cell == c.onPage[i] {
+			continue
+		}
+		el := app.Undefined()
+		if run := childAt(runs, i/gridRun); run.Truthy() {
+			el = childAt(run.Get("children"), i%gridRun)
+		}
+		if !el.Truthy() {
+			c.patched = true
+			return false
+		}
+		applyPatch(el, patchFor(c.onPage[i], cell, g.Tiles))
+		c.onPage[i], c.patched = cell, true
+	}
+	return true
+}
+
+// childAt is item i of an element's children, or undefined.
+func childAt(children app.Value, i int) app.Value {
+	if !children.Truthy() || i >= children.Length() {
+		return app.Undefined()
+	}
+	return children.Index(i)
+}
+
+// applyPatch changes a cell's element: attributes as text, the content as
+// the escaped HTML cellInner wrote.
+func applyPatch(el app.Value, p cellPatch) {
+	for _, a := range p.attrs {
+		el.Call("setAttribute", a.name, a.value)
+	}
+	if p.setInner {
+		el.Set("innerHTML", p.inner)
+	}
 }

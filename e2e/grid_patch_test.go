@@ -1,0 +1,84 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cellsOf is, as JSON, every cell under root: its attributes but the tab
+// stop, sorted, and its content's HTML.
+func cellsOf(root string) string {
+	return `JSON.stringify([...` + root + `.querySelectorAll("[data-idx]")].map(el =>
+  [...el.attributes].filter(a => a.name !== "tabindex").map(a => a.name + "=" + a.value).sort().join(" ") + " | " + el.innerHTML))`
+}
+
+// gridDOM is the grid's cells on the page; freshGrid the same cells as a
+// fresh render writes them (the test hooks' gridHTML, web/gridhtml.go).
+var (
+	gridDOM   = cellsOf(`document.querySelector("#grid")`)
+	freshGrid = cellsOf(`(() => { const t = document.createElement("template"); t.innerHTML = kvleakTest.gridHTML(); return t.content; })()`)
+)
+
+// The grid's cells are patched in place when the grid keeps its shape
+// (web/poolgrid.go). Through scrubs, steps, Sends and the 681,280-page
+// preset, the cells on the page are the ones a fresh render writes.
+func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
+	b := openTestHooks(t)
+	check := func(what string) {
+		t.Helper()
+		settled(b)
+		assert.JSONEq(t, evalJS[string](b, freshGrid), evalJS[string](b, gridDOM), "%s: the grid at step %s", what, textOf(b, "#step-pos"))
+	}
+	choosePreset(b, "demo")
+	check("the demo")
+	for _, step := range []int{3, 14, 20, 9} {
+		scrubTo(b, step)
+		check("a scrub")
+	}
+	clickSel(b, "#step-back")
+	check("Back")
+	sendRequest(b, "A", "300", "")
+	check("a Send")
+	sendRequest(b, "B", "90", "")
+	check("another Send")
+	clickSel(b, "#step-back")
+	check("Back after the Sends")
+	// A grid of another size after a scrub: a run go-app keeps (its string
+	// is the one it holds) must not show the scrub's patched cells.
+	choosePreset(b, "demo")
+	setField(b, "#pool", "1024")
+	waitFor(b, "64 cells", `document.querySelectorAll("#grid [data-idx]").length === 64`)
+	scrubTo(b, 3)
+	check("a scrub in a pool of 64 pages")
+	setField(b, "#pool", "768")
+	waitFor(b, "48 cells", `document.querySelectorAll("#grid [data-idx]").length === 48`)
+	check("a smaller pool after a scrub")
+	choosePreset(b, "glm-launch")
+	for _, step := range []int{2, 5, 3} {
+		scrubTo(b, step)
+		check("a scrub at 681,280 pages")
+	}
+}
+
+// A step keeps the cells' elements, so a focused cell keeps the focus
+// while the reader steps with the keyboard (a run built again dropped it).
+func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
+	b := openPlayground(t)
+	choosePreset(b, "demo")
+	scrubTo(b, 18)
+	settled(b)
+	before := evalJS[string](b, gridDOM)
+	b.Do(evalVoid(`(() => {
+	  for (const el of document.querySelectorAll("#grid [data-idx]")) el.kvleakKept = true;
+	  document.querySelector("#grid .in-window").focus();
+	})()`))
+	focused := evalJS[string](b, `document.activeElement.dataset.idx`)
+	pressKeys(b, ",")
+	waitFor(b, "step 17", `document.querySelector("#step-pos").textContent.startsWith("Step 17 of")`)
+	settled(b)
+	require.NotEqual(t, before, evalJS[string](b, gridDOM), "the step changes cells")
+	assert.Equal(t, 0, evalJS[int](b, `[...document.querySelectorAll("#grid [data-idx]")].filter(el => !el.kvleakKept).length`), "every cell is the element it was")
+	assert.Equal(t, focused, evalJS[string](b, `document.activeElement.dataset.idx || "(focus lost)"`), "the focused cell keeps the focus")
+}
