@@ -20,7 +20,19 @@ type SettingView struct {
 }
 
 // Settings are the engine settings as the form shows them, in form order.
+// They are kept while the configuration and the fields' texts and messages
+// are the same: a step or a Send rendered the form's views again (a fifth
+// of a step's render, its hints built with Sprintf). Do not modify them.
 func (s *Session) Settings() []SettingView {
+	m := &s.memo
+	if k := (formKey{s.cfg, s.text, s.errs}); k != m.settingsKey || m.settings == nil {
+		m.settings, m.settingsKey = s.settingsAfresh(), k
+	}
+	return m.settings
+}
+
+// settingsAfresh builds the settings' views.
+func (s *Session) settingsAfresh() []SettingView {
 	out := make([]SettingView, len(Settings))
 	for i, f := range Settings {
 		v := SettingView{Field: f, Text: s.Text(f), Value: f.value(s.cfg), Hint: f.Hint(), Err: s.Err(f), Options: f.Options()}
@@ -56,8 +68,18 @@ type PresetView struct {
 	Options     []Option
 }
 
-// Presets is the scenario picker's view.
+// Presets is the scenario picker's view, kept while the run matches the
+// same preset.
 func (s *Session) Presets() PresetView {
+	m := &s.memo
+	if s.preset != m.presetsOf || m.presets.Options == nil {
+		m.presets, m.presetsOf = s.presetsAfresh(), s.preset
+	}
+	return m.presets
+}
+
+// presetsAfresh builds the scenario picker's view.
+func (s *Session) presetsAfresh() PresetView {
 	v := PresetView{Selected: PresetCustom, Description: "Your own settings.", Options: []Option{{PresetCustom, "— custom —"}}}
 	slugs, names := engine.PresetNames()
 	for i, slug := range slugs {

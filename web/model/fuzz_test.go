@@ -220,8 +220,9 @@ func checkSession(t *testing.T, s *Session) {
 	_ = s.Timeline()
 	_ = s.PoolPanel(MaxGridCellsNarrow)
 	_ = s.Tour()
-	_ = s.Settings()
 	_ = s.Request()
+	require.Equal(t, s.settingsAfresh(), s.Settings(), "the settings' views are the ones built afresh")
+	require.Equal(t, s.presetsAfresh(), s.Presets(), "the scenario picker's view is the one built afresh")
 	_ = s.Lingering()
 	// The counters' views, kept while the counters are the same, are the
 	// ones built afresh.

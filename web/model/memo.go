@@ -44,6 +44,11 @@ type memo struct {
 	runKey   runKey
 	runQuery string
 
+	settingsKey formKey
+	settings    []SettingView
+	presetsOf   string // the preset presets was built for
+	presets     PresetView
+
 	counters countersMemo
 }
 
@@ -79,6 +84,12 @@ type runKey struct {
 type snapKey struct {
 	eng          *engine.Engine
 	events, step int
+}
+
+// formKey is what the settings' views are built from.
+type formKey struct {
+	cfg        engine.Config
+	text, errs fieldTexts
 }
 
 type gridKey struct {

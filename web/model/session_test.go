@@ -162,3 +162,38 @@ func rename(s *Session, name string) error {
 	}
 	return s.Rename()
 }
+
+// The settings' and the picker's views are kept between renders (the same
+// slice while nothing changed) and follow every change of a field's text,
+// its message, the configuration and the preset.
+func TestKeptFormViewsFollowTheFields(t *testing.T) {
+	s := NewSession()
+	setting := func(f Field) SettingView {
+		t.Helper()
+		for _, v := range s.Settings() {
+			if v.Field == f {
+				return v
+			}
+		}
+		t.Fatalf("no setting %s", f)
+		return SettingView{}
+	}
+	kept := s.Settings()
+	assert.Same(t, &kept[0], &s.Settings()[0], "nothing changed: the same views")
+	assert.Equal(t, "demo", s.Presets().Selected)
+
+	require.Error(t, s.SetNumber(Pool, "12x"))
+	assert.Equal(t, "12x", setting(Pool).Text, "the typed text")
+	assert.NotEmpty(t, setting(Pool).Err, "its message")
+	require.Error(t, s.SetNumber(Pool, "13x"))
+	assert.Equal(t, "13x", setting(Pool).Text, "another text, the same message")
+	require.NoError(t, s.SetNumber(Pool, "256"))
+	assert.Equal(t, "256", setting(Pool).Text)
+	assert.Empty(t, setting(Pool).Err, "the message cleared")
+	assert.Equal(t, PresetCustom, s.Presets().Selected, "the run left the preset")
+	require.NoError(t, s.SetChoice(Mode, string(engine.Fixed)))
+	assert.Equal(t, modeHint(engine.Fixed), setting(Mode).Hint, "the hint follows the configuration")
+	require.NoError(t, s.LoadPreset("demo"))
+	assert.Equal(t, "demo", s.Presets().Selected)
+	assert.Equal(t, s.settingsAfresh(), s.Settings())
+}
