@@ -3,6 +3,7 @@ package e2e
 import (
 	"testing"
 
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,18 +64,28 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 }
 
 // A step keeps the cells' elements, so a focused cell keeps the focus
-// while the reader steps with the keyboard (a run built again dropped it).
+// while the reader steps with the keyboard (a run built again dropped it);
+// and a focused cell in the read window shows a ring of its own (the
+// window's outline hid it).
 func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
 	b := openPlayground(t)
 	choosePreset(b, "demo")
 	scrubTo(b, 18)
 	settled(b)
 	before := evalJS[string](b, gridDOM)
+	ring := func(el string) string {
+		return evalJS[string](b, `(el => { const s = getComputedStyle(el); return s.outlineStyle + " " + s.outlineWidth + " " + s.outlineColor; })(`+el+`)`)
+	}
+	inWindow := ring(`document.querySelector('#grid [data-idx="1"]')`)
 	b.Do(evalVoid(`(() => {
 	  for (const el of document.querySelectorAll("#grid [data-idx]")) el.kvleakKept = true;
-	  document.querySelector("#grid .in-window").focus();
+	  document.querySelector('#grid [data-idx="0"]').focus();
 	})()`))
+	pressKeys(b, kb.ArrowRight) // the keyboard moves the focus: it shows
 	focused := evalJS[string](b, `document.activeElement.dataset.idx`)
+	require.Equal(t, "1", focused)
+	require.True(t, evalJS[bool](b, `document.activeElement.classList.contains("in-window")`), "the cell is in the read window")
+	assert.NotEqual(t, inWindow, ring(`document.activeElement`), "the focused cell shows a focus ring, not the read window's outline")
 	pressKeys(b, ",")
 	waitFor(b, "step 17", `document.querySelector("#step-pos").textContent.startsWith("Step 17 of")`)
 	settled(b)
