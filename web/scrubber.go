@@ -31,7 +31,7 @@ func (c *scrubber) OnSelect(fn func(app.Context, int)) *scrubber { c.onSelect = 
 func (c *scrubber) Render() app.UI {
 	countRender("scrubber")
 	if c.IOf == 0 {
-		return app.Div().ID("scrub").Class("scrub").Body(
+		return app.Div().ID("step-timeline").Class("scrub").Body(
 			app.Label().For("scrubber").Text("Timeline"),
 			app.Input().Type("range").ID("scrubber").Min(0).Max(0).Value("0").Disabled(true),
 			app.P().Class("hint").Text("Send a request to see its way through the engine."),
@@ -47,7 +47,7 @@ func (c *scrubber) Render() app.UI {
 		at := (m.Step - 1) * 100 / max(c.IOf-1, 1)
 		marks[i] = app.Li().Class(cls+" at-"+strconv.Itoa(at)).DataSet("step", m.Step).Text(m.Label)
 	}
-	return app.Div().ID("scrub").Class("scrub").Body(
+	return app.Div().ID("step-timeline").Class("scrub").Body(
 		app.Label().For("scrubber").Text("Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
