@@ -24,7 +24,7 @@ func (c *metricsPanel) Render() app.UI {
 	if m.Short {
 		cls += " capacity-short"
 	}
-	return app.Section().Class("panel").Aria("labelledby", "metrics-h").Body(
+	return app.Section().ID("metrics-panel").Class("panel").Aria("labelledby", "metrics-h").Body(
 		app.H2().ID("metrics-h").Text("Metrics"),
 		app.P().ID("capacity").Class(cls).Text(m.Capacity),
 		app.Dl().ID("metrics").Class("metrics").Body(
