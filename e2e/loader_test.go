@@ -16,7 +16,9 @@ const watchLoader = `window.__loader = { labels: [], animatedFrames: 0, frames: 
 new MutationObserver(() => {
   const l = document.getElementById("app-wasm-loader-label");
   const seen = window.__loader.labels;
-  if (l && seen[seen.length - 1] !== l.textContent) seen.push(l.textContent);
+  // Not while the parser has inserted the label but not yet its text
+  // (it may yield between the two): that is no text the badge shows.
+  if (l && l.textContent !== "" && seen[seen.length - 1] !== l.textContent) seen.push(l.textContent);
 }).observe(document, { subtree: true, childList: true, characterData: true });
 const frame = () => {
   const icon = document.getElementById("app-wasm-loader-icon");
