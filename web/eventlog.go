@@ -12,6 +12,12 @@ import (
 
 // eventLog lists the engine's events; selecting one shows the pool after
 // it. Its rows are raw HTML blocks kept from render to render (logblocks.go).
+//
+// In the browser the blocks are written without the selection, which is
+// marked on the rows in the page (markSelectedRow): a step or a scrub then
+// sets two rows' class and aria-pressed where it replaced one or two
+// blocks of model.LogBlock rows, parsed, styled, laid out and painted
+// anew. The prerendered page writes it into the blocks.
 type eventLog struct {
 	app.Compo
 
@@ -37,8 +43,8 @@ func (c *eventLog) OnUpdate(ctx app.Context) {
 			c.follow.Call("disconnect")
 		}
 		wrap := app.Window().GetElementByID("log") // the scroll box
-		row := app.Window().Get("document").Call("querySelector", "#log .log-row.selected")
-		if step == 0 || !wrap.Truthy() || !row.Truthy() || !app.Window().Get("IntersectionObserver").Truthy() {
+		row := markSelectedRow(step)
+		if !wrap.Truthy() || !row.Truthy() || !app.Window().Get("IntersectionObserver").Truthy() {
 			return
 		}
 		if c.onSeen == nil {
@@ -71,6 +77,37 @@ func centreRows(entries, observer app.Value) {
 	observer.Call("disconnect")
 }
 
+// OnMount marks the selected row of the blocks just mounted.
+func (c *eventLog) OnMount(ctx app.Context) {
+	step := c.ISelected
+	ctx.Defer(func(app.Context) { markSelectedRow(step) })
+}
+
+// markSelectedRow marks the row of step, and no other, as selected in the
+// page, as logRowHTML writes it, and returns it (null when step is 0, the
+// latest, or not listed).
+func markSelectedRow(step int) app.Value {
+	doc := app.Window().Get("document")
+	row := app.Null()
+	if step > 0 {
+		row = doc.Call("querySelector", `#log .log-row[data-step="`+strconv.Itoa(step)+`"]`)
+	}
+	if was := doc.Call("querySelector", "#log .log-row.selected"); was.Truthy() && !was.Equal(row) {
+		setRowSelected(was, false)
+	}
+	if row.Truthy() && !row.Get("classList").Call("contains", "selected").Bool() {
+		setRowSelected(row, true)
+	}
+	return row
+}
+
+func setRowSelected(row app.Value, on bool) {
+	row.Get("classList").Call("toggle", "selected", on)
+	if btn := row.Get("firstElementChild"); btn.Truthy() {
+		btn.Call("setAttribute", "aria-pressed", strconv.FormatBool(on))
+	}
+}
+
 func (c *eventLog) OnDismount() {
 	if c.follow != nil {
 		c.follow.Call("disconnect")
@@ -91,7 +128,11 @@ func (c *eventLog) Render() app.UI {
 	countRender("eventLog")
 	evs := c.IEvents
 	from := model.LogWindowStart(len(evs))
-	blocks := c.blocks.render(evs, c.ISelected)
+	marked := c.ISelected // in the blocks on the server; on the rows in the page in the browser
+	if app.IsClient {
+		marked = 0
+	}
+	blocks := c.blocks.render(evs, marked)
 	return app.Section().Class("panel").Aria("labelledby", "log-h").Body(
 		app.H2().ID("log-h").Text("Event log"),
 		app.P().Class("hint").Body(

@@ -18,6 +18,8 @@ import (
 //	kvleakTest.renders()   JSON of the components rendered since the last call
 //	kvleakTest.gridHTML()  the grid on screen as a fresh render writes it
 //	                       (gridRuns), which the page patches in place
+//	kvleakTest.logHTML()   the log's blocks as the prerender writes them,
+//	                       with the selected row, which the page marks in place
 var armed = map[string]bool{}
 
 // testPanic panics once where armed, to prove the panic is contained.
@@ -43,6 +45,9 @@ func (p *playground) installTestHooks(ctx app.Context) {
 	}))
 	hooks.Set("gridHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return strings.Join(gridRuns(p.last.pool.Grid), "")
+	}))
+	hooks.Set("logHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return strings.Join((&logBlocks{}).render(p.late.shown.events, p.late.shown.selected), "")
 	}))
 	app.Window().Set("kvleakTest", hooks)
 }

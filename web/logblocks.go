@@ -10,7 +10,8 @@ import (
 // logBlocks is the listed window of the log as HTML blocks (joinLogBlock),
 // kept from render to render: a Send renders only its new rows and joins
 // the newest block again; a new selection, the one or two blocks it moves
-// between. A row is rendered once, unselected; the selected one on demand.
+// between. A row is rendered once, unselected; the selected one on demand
+// (the prerender's: in the browser the page marks it, eventlog.go).
 // go-app compares a raw element's string, so an unchanged block is left
 // alone in the page.
 type logBlocks struct {
