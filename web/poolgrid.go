@@ -26,6 +26,7 @@ type poolGrid struct {
 	IGrid model.GridView
 
 	runs    gridRunCache     // the runs go-app holds
+	runKids []app.Value      // each run element's children (live), found once per render of the runs
 	onPage  []model.CellView // what the cells' elements show, patched since
 	patched bool             // onPage differs from runs' cells
 	inPlace bool             // this update was patched: render the runs as they are
@@ -48,7 +49,7 @@ func (c *poolGrid) Render() app.UI {
 			c.runs.renew()
 		}
 		c.runs.render(c.IGrid)
-		c.onPage, c.patched = slices.Clone(c.IGrid.Cells), false
+		c.onPage, c.patched, c.runKids = slices.Clone(c.IGrid.Cells), false, nil
 	}
 	c.inPlace = false
 	runs := c.runs.runs
@@ -70,8 +71,7 @@ func (c *poolGrid) patch() bool {
 	if !c.Mounted() || g.Tiles != c.runs.tiles || len(g.Cells) != len(c.onPage) {
 		return false
 	}
-	runs := c.JSValue().Get("children")
-	if runs.Length() != len(c.runs.runs) {
+	if c.runKids == nil && !c.findRuns() {
 		return false
 	}
 	for i, cell := range g.Cells {
@@ -79,8 +79,8 @@ func (c *poolGrid) patch() bool {
 			continue
 		}
 		el := app.Undefined()
-		if run := childAt(runs, i/gridRun); run.Truthy() {
-			el = childAt(run.Get("children"), i%gridRun)
+		if kids := c.runKids[i/gridRun]; kids.Truthy() {
+			el = kids.Index(i % gridRun) // undefined past its end
 		}
 		if !el.Truthy() {
 			c.patched = true
@@ -92,12 +92,19 @@ func (c *poolGrid) patch() bool {
 	return true
 }
 
-// childAt is item i of an element's children, or undefined.
-func childAt(children app.Value, i int) app.Value {
-	if !children.Truthy() || i >= children.Length() {
-		return app.Undefined()
+// findRuns keeps each run element's children: a live collection, so a
+// cell is then one call away (finding it from the grid took five). It
+// reports false when the page holds another count of runs.
+func (c *poolGrid) findRuns() bool {
+	runs := c.JSValue().Get("children")
+	if runs.Length() != len(c.runs.runs) {
+		return false
 	}
-	return children.Index(i)
+	c.runKids = make([]app.Value, len(c.runs.runs))
+	for r := range c.runKids {
+		c.runKids[r] = runs.Index(r).Get("children")
+	}
+	return true
 }
 
 // applyPatch changes a cell's element: attributes as text, the content as

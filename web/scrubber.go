@@ -37,22 +37,12 @@ func (c *scrubber) Render() app.UI {
 			app.P().Class("hint").Text("Send a request to see its way through the engine."),
 		)
 	}
-	marks := make([]app.UI, len(c.IMarks))
-	for i, m := range c.IMarks {
-		cls := "mark"
-		if m.End {
-			cls += " mark-end"
-		}
-		// Placed by a class per percent (app.css): the CSP refuses inline styles.
-		at := (m.Step - 1) * 100 / max(c.IOf-1, 1)
-		marks[i] = app.Li().Class(cls+" at-"+strconv.Itoa(at)).DataSet("step", m.Step).Text(m.Label)
-	}
 	return app.Div().ID("step-timeline").Class("scrub").Body(
 		app.Label().For("scrubber").Text("Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(safe(c.onInput)),
-		app.Ol().Class("marks").Aria("label", "Where each request starts and ends").Body(marks...),
+		newTimelineMarks().Marks(c.IMarks).Of(c.IOf),
 	)
 }
 

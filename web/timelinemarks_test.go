@@ -1,0 +1,28 @@
+package web
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"kvleak/web/model"
+)
+
+func TestMarksArePlacedByPercentAndLabelledAsText(t *testing.T) {
+	marks := []model.TimelineMark{
+		{Step: 1, Label: "r1 · A"},
+		{Step: 11, Label: "r1 200", End: true},
+		{Step: 21, Label: `r2 · <img src=x onerror="alert(1)">`},
+	}
+	out := marksHTML(marks, 21)
+	assert.Equal(t, `<ol class="marks" aria-label="Where each request starts and ends">`+
+		`<li class="mark at-0" data-step="1">r1 · A</li>`+
+		`<li class="mark mark-end at-50" data-step="11">r1 200</li>`+
+		`<li class="mark at-100" data-step="21">r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;</li>`+
+		`</ol>`, out)
+	assert.NotContains(t, out, "<img", "a tenant's name is text")
+	assert.Equal(t, `<ol class="marks" aria-label="Where each request starts and ends"></ol>`, marksHTML(nil, 0))
+	one := marksHTML([]model.TimelineMark{{Step: 1, Label: "r1 · A"}}, 1)
+	assert.True(t, strings.Contains(one, `class="mark at-0"`), "a one-step timeline puts its mark at the start: %s", one)
+}
