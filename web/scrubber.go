@@ -42,7 +42,7 @@ func (c *scrubber) Render() app.UI {
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(safe(c.onInput)),
-		newTimelineMarks().Marks(c.IMarks).Of(c.IOf),
+		app.Raw(marksHTML(c.IMarks, c.IOf)),
 	)
 }
 
