@@ -56,6 +56,14 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 	setField(b, "#pool", "768")
 	waitFor(b, "48 cells", `document.querySelectorAll("#grid [data-idx]").length === 48`)
 	check("a smaller pool after a scrub")
+	// Back to the first size: the cells patched before hold what the fresh
+	// runs wrote, not what was patched into them then.
+	setField(b, "#pool", "1024")
+	waitFor(b, "64 cells again", `document.querySelectorAll("#grid [data-idx]").length === 64`)
+	for _, step := range []int{20, 3, 14} {
+		scrubTo(b, step)
+		check("a scrub in the pool of 64 pages again")
+	}
 	choosePreset(b, "glm-launch")
 	for _, step := range []int{2, 5, 3} {
 		scrubTo(b, step)

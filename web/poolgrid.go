@@ -28,6 +28,7 @@ type poolGrid struct {
 	runs    gridRunCache     // the runs go-app holds
 	runKids []app.Value      // each run element's children (live), found once per render of the runs
 	onPage  []model.CellView // what the cells' elements show, patched since
+	drawn   []cellDrawn      // what they hold, for the cells patched since the runs rendered (else zero)
 	patched bool             // onPage differs from runs' cells
 	inPlace bool             // this update was patched: render the runs as they are
 }
@@ -50,6 +51,8 @@ func (c *poolGrid) Render() app.UI {
 		}
 		c.runs.render(c.IGrid)
 		c.onPage, c.patched, c.runKids = slices.Clone(c.IGrid.Cells), false, nil
+		c.drawn = slices.Grow(c.drawn[:0], len(c.onPage))[:len(c.onPage)]
+		clear(c.drawn)
 	}
 	c.inPlace = false
 	runs := c.runs.runs
@@ -86,8 +89,13 @@ func (c *poolGrid) patch() bool {
 			c.patched = true
 			return false
 		}
-		applyPatch(el, patchFor(c.onPage[i], cell, g.Tiles))
-		c.onPage[i], c.patched = cell, true
+		was := c.drawn[i]
+		if was.attrs[0].name == "" { // not patched since the runs rendered
+			was = drawnOf(c.onPage[i], g.Tiles)
+		}
+		p, now := patchFrom(was, cell, g.Tiles)
+		applyPatch(el, p)
+		c.onPage[i], c.drawn[i], c.patched = cell, now, true
 	}
 	return true
 }
