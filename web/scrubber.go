@@ -18,6 +18,7 @@ type scrubber struct {
 	IOf    int
 	IMarks []model.TimelineMark
 
+	marks    marksCache
 	onSelect func(ctx app.Context, step int)
 }
 
@@ -42,7 +43,7 @@ func (c *scrubber) Render() app.UI {
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(safe(c.onInput)),
-		app.Raw(marksHTML(c.IMarks, c.IOf)),
+		app.Raw(c.marks.get(c.IMarks, c.IOf)),
 	)
 }
 

@@ -9,8 +9,8 @@ import (
 )
 
 // marksHTML is the scrubber's marks: where each request starts and where
-// it ends. One raw element: a Send builds one string, and a step the same
-// one, which go-app compares and leaves alone, instead of building and
+// it ends. One raw element: a Send builds one string, and a step reuses it
+// (marksCache), which go-app compares and leaves alone, instead of building and
 // diffing an item per mark (two per request), most of which move as the
 // timeline grows. (As a component of its own the marks would skip a step's
 // render too, for 6.5 KB more of raw wasm.) Each is placed by a class per
@@ -35,4 +35,22 @@ func marksHTML(marks []model.TimelineMark, of int) string {
 	}
 	b.WriteString(`</ol>`)
 	return b.String()
+}
+
+// marksCache keeps the marks' list while the timeline keeps its marks (the
+// model hands down the same slice until they change) and its length: a
+// scrub then compares a kept string instead of building one of two items
+// a request.
+type marksCache struct {
+	marks []model.TimelineMark
+	of    int
+	html  string
+}
+
+func (m *marksCache) get(marks []model.TimelineMark, of int) string {
+	same := len(marks) == len(m.marks) && (len(marks) == 0 || &marks[0] == &m.marks[0])
+	if !same || of != m.of || m.html == "" {
+		m.marks, m.of, m.html = marks, of, marksHTML(marks, of)
+	}
+	return m.html
 }
