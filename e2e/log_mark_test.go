@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 // logDOM is the log's blocks on the page; freshLog the same blocks as the
@@ -57,4 +61,45 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 	choosePreset(b, "glm-launch")
 	scrubTo(b, 2)
 	check("another preset")
+}
+
+// Past the 300 listed rows, a Send that moves the log's window on keeps
+// the elements of the blocks still listed (web/logblocks.go): go-app diffs
+// the log's children by position, and with the oldest block always first
+// every block took the next one's place and all 300 rows were parsed
+// again. The log stays the one the prerender writes.
+func TestTheLogKeepsItsBlocksAsItsWindowMoves(t *testing.T) {
+	t.Setenv("KVLEAK_SITE", filepath.Join(repoRoot(t), "build", "site-testhooks"))
+	site := serveSite(t)
+	b := newBrowser(t)
+	ops := make([]engine.Op, 40) // about 10 events each: past 300 rows
+	for i := range ops {
+		ops[i] = engine.Op{Send: &engine.Request{Tenant: "A", PromptTokens: 3, Content: "x"}}
+	}
+	b.Open(site + "?" + linkQuery("", mustPreset(t, "demo").Config, ops))
+	settled(b)
+	listed := `[...document.querySelectorAll("#log .log-block:not([hidden])")]`
+	assert.Greater(t, evalJS[int](b, `document.querySelectorAll("#log .log-block[hidden]").length`), 0,
+		"the blocks the window left hold their places")
+	firstListed := func() string { return evalJS[string](b, listed+`[0].getAttribute("start")`) }
+	start := firstListed()
+	evalJS[int](b, listed+`.map((el) => { el.kvleakKept = true; return 1 }).length`)
+	steps := `document.getElementById("scrubber").max`
+	for range 5 { // until the window moves on by a block
+		before := evalJS[string](b, steps)
+		clickSel(b, "#send") // the form holds the run's last request
+		waitFor(b, "the Send's events", steps+` !== `+jsLit(before))
+		settled(b)
+		if firstListed() != start {
+			break
+		}
+	}
+	require.NotEqual(t, start, firstListed(), "the window moved on")
+	kept := evalJS[[]bool](b, listed+`.slice(0, -1).map((el) => el.kvleakKept === true)`)
+	require.NotEmpty(t, kept)
+	for i, k := range kept {
+		assert.True(t, k, "listed block %d (of %d before the newest) is the same element", i+1, len(kept))
+	}
+	assert.Equal(t, evalJS[string](b, freshLog), evalJS[string](b, logDOM), "the log is the prerender's")
+	assert.LessOrEqual(t, evalJS[int](b, `document.querySelectorAll("#log .log-row").length`), 300)
 }

@@ -27,8 +27,26 @@ type logBlockView struct {
 	html     string
 }
 
+// logGapHTML holds the place of a block the window has left (logPlacesFrom).
+const logGapHTML = `<ol class="log-block" hidden></ol>`
+
+// logPlacesFrom is the first event of the block that has the log's first
+// child, for a window that lists the events from start. go-app diffs
+// children by position: with the oldest listed block always first, each
+// time the window moved on (once per model.LogBlock events past
+// model.MaxLogRows) every block took the place of the next and was
+// replaced, and all 300 rows were parsed, styled and laid out again after
+// the paint. Instead each block keeps its place and the blocks the window
+// has left stay as empty ones (logGapHTML) until the window has moved on
+// by all of model.MaxLogRows: the blocks move once per MaxLogRows events.
+func logPlacesFrom(start int) int {
+	const span = model.MaxLogRows / model.LogBlock * model.LogBlock
+	return start / span * span
+}
+
 // render is the HTML of the listed events of evs (model.LogWindowStart)
-// with step selected.
+// with step selected, after the places of the blocks the window has left
+// (logPlacesFrom).
 func (l *logBlocks) render(evs []engine.Event, selected int) []string {
 	start := model.LogWindowStart(len(evs))
 	var first *engine.Event
@@ -47,6 +65,9 @@ func (l *logBlocks) render(evs []engine.Event, selected int) []string {
 	kept := l.blocks
 	l.blocks = nil
 	out := []string{}
+	for first := logPlacesFrom(start); first < start; first += model.LogBlock {
+		out = append(out, logGapHTML)
+	}
 	for first := start; first < len(evs); first += model.LogBlock {
 		v := logBlockView{first: first, n: min(model.LogBlock, len(evs)-first)}
 		if selected > first && selected <= first+v.n {

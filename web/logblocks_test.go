@@ -31,11 +31,17 @@ func logBlockHTML(evs []engine.Event, selected int) string {
 	return joinLogBlock(evs, rows)
 }
 
-// freshBlocks is what logBlocksFor must equal: every listed block built anew.
+// freshBlocks is what logBlocksFor must equal: every listed block built
+// anew, after an empty one in the place of each block the window has left
+// since its places last moved.
 func freshBlocks(s *model.Session) []string {
 	evs := s.Engine().Events()
 	out := []string{}
-	for first := model.LogWindowStart(len(evs)); first < len(evs); first += model.LogBlock {
+	start := model.LogWindowStart(len(evs))
+	for range (start - logPlacesFrom(start)) / model.LogBlock {
+		out = append(out, `<ol class="log-block" hidden></ol>`)
+	}
+	for first := start; first < len(evs); first += model.LogBlock {
 		out = append(out, logBlockHTML(evs[first:min(first+model.LogBlock, len(evs))], s.Step()))
 	}
 	return out
@@ -79,11 +85,65 @@ func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
 	require.Equal(t, freshBlocks(s), blocks)
 	evs := s.Engine().Events()
 	require.Greater(t, len(evs), model.MaxLogRows)
-	assert.Contains(t, blocks[0], `data-step="`+strconv.Itoa(model.LogWindowStart(len(evs))+1)+`"`)
+	start := model.LogWindowStart(len(evs))
+	gaps := (start - logPlacesFrom(start)) / model.LogBlock
+	assert.Contains(t, blocks[gaps], `data-step="`+strconv.Itoa(start+1)+`"`, "the first listed block follows the places the window left")
 	assert.Contains(t, blocks[len(blocks)-1], `data-step="`+strconv.Itoa(len(evs))+`"`)
 
 	s.Reset()
 	assert.Empty(t, c.render(s.Engine().Events(), s.Step()))
+}
+
+// As the window moves on, each listed block keeps its place among the
+// log's children and its HTML, so that go-app, which diffs children by
+// position, replaces only the block the window left (with an empty one)
+// and the newest; the places themselves move once per model.MaxLogRows
+// events. With the oldest listed block always first, every block moved up
+// a place and was parsed again, once per model.LogBlock events.
+func TestTheLogsBlocksKeepTheirPlacesAsTheWindowMoves(t *testing.T) {
+	s := model.NewSession()
+	s.Reset()
+	var c logBlocks
+	places := model.MaxLogRows / model.LogBlock
+	kept, placesMoved := 0, 0
+	prev := c.render(s.Engine().Events(), s.Step())
+	for range 150 { // 10 events a Send: five times past the window's length
+		sendN(t, s, 1)
+		evs := s.Engine().Events()
+		got := c.render(evs, s.Step())
+		require.Equal(t, freshBlocks(s), got)
+		require.LessOrEqual(t, len(got), 2*places, "at most a window of places left empty before the listed blocks")
+		listed := 0
+		for _, b := range got {
+			if !strings.Contains(b, " hidden>") {
+				listed += strings.Count(b, `<li class="log-row`)
+			}
+		}
+		require.Equal(t, len(evs)-model.LogWindowStart(len(evs)), listed, "the listed rows are the window's")
+		if len(got) < len(prev) { // the places moved on
+			placesMoved++
+			prev = got
+			continue
+		}
+		for i := 0; i < len(prev)-1; i++ { // all but the newest block, which grew
+			if got[i] == logGapHTML && prev[i] != logGapHTML {
+				continue // the block the window left
+			}
+			// go-app compares a raw element's string: an equal one stays.
+			require.Equal(t, prev[i], got[i], "block %d keeps its place at %d events", i, len(evs))
+			if got[i] != logGapHTML {
+				kept++
+			}
+		}
+		prev = got
+	}
+	require.Greater(t, len(s.Engine().Events()), 4*model.MaxLogRows)
+	assert.Greater(t, kept, 1000, "listed blocks were kept in place")
+	// They move when the window's start reaches a multiple of MaxLogRows,
+	// which it does once past MaxLogRows-LogBlock events more than that.
+	n := len(s.Engine().Events())
+	assert.Equal(t, (n-(model.MaxLogRows-model.LogBlock)-1)/model.MaxLogRows, placesMoved,
+		"the places move on once per window's length of events")
 }
 
 // BenchmarkLogAfterSend is the log's share of a render after a Send of
