@@ -134,3 +134,26 @@ func TestLogKeepsTheSelectedRowInView(t *testing.T) {
 	waitFor(b, "the row before the last in view", rowInLog(last-1))
 	assert.Equal(t, pageY, evalJS[float64](b, `scrollY`), "the page did not scroll")
 }
+
+// The marker arrives with a halo when a step is taken on its own (Back,
+// Next), and without one while the timeline is dragged, where a halo began
+// on every frame, each on a compositor layer of its own (web/pipeline.go).
+func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
+	b := openPlayground(t)
+	halos := func() int {
+		return evalJS[int](b, `document.getAnimations().filter((a) => a.animationName === "stage-arrive").length`)
+	}
+	choosePreset(b, "demo")
+	clickSel(b, "#step-back")
+	waitFor(b, "the halo of a step back", `document.getAnimations().some((a) => a.animationName === "stage-arrive")`)
+	assert.Equal(t, 1, halos(), "one stage arrives")
+	assert.False(t, evalJS[bool](b, `document.getElementById("pipeline").classList.contains("dragged")`))
+	for _, step := range []int{3, 9, 4} {
+		scrubTo(b, step)
+		assert.True(t, evalJS[bool](b, `document.getElementById("pipeline").classList.contains("dragged")`), "step %d: dragged", step)
+		assert.Zero(t, halos(), "step %d of a drag: no halo", step)
+	}
+	clickSel(b, "#step-next")
+	waitFor(b, "the halo of a step on", `document.getAnimations().some((a) => a.animationName === "stage-arrive")`)
+	assert.Equal(t, "5", evalJS[string](b, `document.getElementById("scrubber").value`), "Next after the drag")
+}

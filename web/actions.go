@@ -99,6 +99,7 @@ func (p *playground) onSelectStep(ctx app.Context, step int) {
 
 func (p *playground) onScrub(ctx app.Context, step int) {
 	p.apply(ctx, func(s *model.Session) error { return s.ScrubTo(step) })
+	p.dragged = true
 }
 
 func (p *playground) onZoom(ctx app.Context, first, last int) {

@@ -13,6 +13,7 @@ import (
 // contained (crash.go): the run on screen stays, the page stays usable.
 func (p *playground) apply(ctx app.Context, change func(*model.Session) error) error {
 	defer p.contain(ctx)
+	p.dragged = false
 	p.s.Pause()
 	testPanic("apply")
 	err := change(p.s)

@@ -25,7 +25,7 @@ func (p *playground) renderEmbed(v pageViews, cls string) app.UI {
 
 // embedPanels are the embed's panels: all of them, or the one view= names.
 func (p *playground) embedPanels(v pageViews) []app.UI {
-	pipeline := func() app.UI { return newPipelineView().Pipeline(v.pipeline) }
+	pipeline := func() app.UI { return newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged) }
 	pool := func() app.UI {
 		return newPoolView().Pool(v.pool).Compare(v.view.Compare).
 			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare)

@@ -22,7 +22,11 @@ type playground struct {
 	late   lateState // the panels that follow a change after its paint
 	// keptInTab: the run, too long for a link, is in the tab's storage.
 	keptInTab bool
-	addr      *addressBar // writes the address bar after the paint
+	// dragged: the last change came from the timeline's slider (onScrub),
+	// which a drag moves once a frame: there the pipeline's marker moves
+	// without its arriving halo, whose animation is a layer of its own.
+	dragged bool
+	addr    *addressBar // writes the address bar after the paint
 	// reportsHeight: an embed tells its parent its height (embedheight.go).
 	reportsHeight bool
 	stops         []func()
@@ -90,7 +94,7 @@ func (p *playground) Render() app.UI {
 				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 					OnStepBy(p.onStepBy).OnPlay(p.onPlay),
 				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
-				newPipelineView().Pipeline(v.pipeline),
+				newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged),
 				slot("compare-slot", v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)
 				}),

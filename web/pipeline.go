@@ -18,11 +18,15 @@ type pipelineView struct {
 	app.Compo
 
 	IPipeline model.PipelineView
+	// IDragged: the step comes from a drag of the timeline, where the
+	// marker moves without its arriving halo (app.css).
+	IDragged bool
 }
 
 func newPipelineView() *pipelineView { return &pipelineView{} }
 
 func (c *pipelineView) Pipeline(v model.PipelineView) *pipelineView { c.IPipeline = v; return c }
+func (c *pipelineView) Dragged(v bool) *pipelineView                { c.IDragged = v; return c }
 
 // laneTitles head the diagram's lanes.
 var laneTitles = []struct{ lane, title string }{
@@ -50,13 +54,20 @@ func (c *pipelineView) Render() app.UI {
 	return app.Section().ID("pipeline-panel").Class("panel").Aria("labelledby", "pipeline-h").Body(
 		app.H2().ID("pipeline-h").Text("The request's way through prefill and decode"),
 		app.P().ID("pipeline-who").Class("hint").Text(who),
-		app.Ol().ID("pipeline").Class("pipeline").Aria("label", "Pipeline stages").Body(body...),
+		app.Ol().ID("pipeline").Class(pipelineClass(c.IDragged)).Aria("label", "Pipeline stages").Body(body...),
 		app.Dl().Class("pipeline-halves").Body(
 			app.Dt().Text("The door"), app.Dd().ID("pipeline-door").Text(v.Door),
 			app.Dt().Text("Prefill half"), app.Dd().ID("pipeline-prefill").Text(v.Prefill),
 			app.Dt().Text("Decode half"), app.Dd().ID("pipeline-decode").Text(v.Decode),
 		),
 	)
+}
+
+func pipelineClass(dragged bool) string {
+	if dragged {
+		return "pipeline dragged"
+	}
+	return "pipeline"
 }
 
 // link is the RDMA link between the servers: what crossed it.
