@@ -38,10 +38,12 @@
 //     HTML-escaped (gridhtml.go, loghtml.go). The grid is runs of 32 cells
 //     and the log blocks of 25 rows, kept between renders, so that a Send
 //     builds and replaces only the blocks that changed (gridRunCache,
-//     logblocks.go). A grid of the same shape is patched in place instead:
-//     each changed cell's attributes and content (poolgrid.go, gridpatch.go),
-//     and in the browser the log's selected row is marked on the rows in
-//     the page rather than written into its block (eventlog.go).
+//     logblocks.go); past 300 rows each block keeps its place as the
+//     window moves on (logPlacesFrom). A grid of the same shape is patched
+//     in place instead: each changed cell's attributes and content
+//     (poolgrid.go, gridpatch.go), and in the browser the log's selected
+//     row is marked on the rows in the page rather than written into its
+//     block (eventlog.go).
 //   - A step costs the pages it touches: the pool map is brought up to date
 //     from the last one and the canvas repaints only the changed pixels
 //     (poolmap.go, mappixels.go: repaint); the grid of a large pool is
