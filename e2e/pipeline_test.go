@@ -157,3 +157,20 @@ func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
 	waitFor(b, "the halo of a step on", `document.getAnimations().some((a) => a.animationName === "stage-arrive")`)
 	assert.Equal(t, "5", evalJS[string](b, `document.getElementById("scrubber").value`), "Next after the drag")
 }
+
+// A click on one of the page's own links is navigated by the app in the
+// same document (go-app's click handler, which the wasm's copy finds the
+// link for with one closest("a"): internal/goappslim/edits.go): the
+// incident timeline's link loads its preset, and a click elsewhere on the
+// page navigates nowhere.
+func TestALinkOfThePageIsNavigatedInPlace(t *testing.T) {
+	b := openPlayground(t)
+	choosePreset(b, "demo")
+	evalJS[bool](b, `(window.kvleakSameDocument = true)`)
+	clickSel(b, "#step-back") // not in a link
+	assert.Equal(t, "demo", valueOf(b, "#preset"), "a click outside a link navigates nowhere")
+	clickSel(b, `#timeline li[data-preset="glm-launch"] a`)
+	waitFor(b, "the link's preset", `document.querySelector("#preset").value === "glm-launch"`)
+	assert.True(t, evalJS[bool](b, `window.kvleakSameDocument === true`), "the app navigated, not the browser")
+	assert.Contains(t, evalJS[string](b, `location.search`), "preset=glm-launch")
+}

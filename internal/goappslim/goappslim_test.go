@@ -106,7 +106,7 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 
 func TestRefusesTamperedSource(t *testing.T) {
 	src := realSrc(t)
-	require.ElementsMatch(t, []string{"pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/http.go", "pkg/app/js_wasm.go",
+	require.ElementsMatch(t, []string{"pkg/app/browser.go", "pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/http.go", "pkg/app/js_wasm.go",
 		"pkg/app/resource.go", "pkg/app/route.go", "pkg/app/state.go", "pkg/app/wasm.go",
 		"pkg/app/storage.go", "pkg/app/notification.go", "pkg/app/strings.go", "pkg/errors/errors.go"},
 		slices.Collect(maps.Keys(originals)), "the files whose sums are pinned")
