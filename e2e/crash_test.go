@@ -17,12 +17,19 @@ import (
 // it): the same app with a trigger for a contained panic.
 func openTestHooks(t *testing.T) *browser {
 	t.Helper()
-	t.Setenv("KVLEAK_SITE", filepath.Join(repoRoot(t), "build", "site-testhooks"))
+	site := serveTestHooks(t)
 	b := newBrowser(t)
 	b.Allow(`kvleak: recovered`) // the contained panic is logged on purpose
-	b.Open(serveSite(t))
+	b.Open(site)
 	require.True(t, evalJS[bool](b, `typeof window.kvleakTest === "object"`), "the test hooks are in this build")
 	return b
+}
+
+// serveTestHooks serves the test-hooks site and returns its URL.
+func serveTestHooks(t *testing.T) string {
+	t.Helper()
+	t.Setenv("KVLEAK_SITE", filepath.Join(repoRoot(t), "build", "site-testhooks"))
+	return serveSite(t)
 }
 
 // crashShown waits for the crash banner and checks what it says.

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
@@ -69,8 +68,7 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 // every block took the next one's place and all 300 rows were parsed
 // again. The log stays the one the prerender writes.
 func TestTheLogKeepsItsBlocksAsItsWindowMoves(t *testing.T) {
-	t.Setenv("KVLEAK_SITE", filepath.Join(repoRoot(t), "build", "site-testhooks"))
-	site := serveSite(t)
+	site := serveTestHooks(t)
 	b := newBrowser(t)
 	ops := make([]engine.Op, 40) // about 10 events each: past 300 rows
 	for i := range ops {

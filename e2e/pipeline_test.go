@@ -140,21 +140,20 @@ func TestLogKeepsTheSelectedRowInView(t *testing.T) {
 // on every frame, each on a compositor layer of its own (web/pipeline.go).
 func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
 	b := openPlayground(t)
-	halos := func() int {
-		return evalJS[int](b, `document.getAnimations().filter((a) => a.animationName === "stage-arrive").length`)
-	}
+	const halos = `document.getAnimations().filter((a) => a.animationName === "stage-arrive").length`
+	const dragged = `document.getElementById("pipeline").classList.contains("dragged")`
 	choosePreset(b, "demo")
 	clickSel(b, "#step-back")
-	waitFor(b, "the halo of a step back", `document.getAnimations().some((a) => a.animationName === "stage-arrive")`)
-	assert.Equal(t, 1, halos(), "one stage arrives")
-	assert.False(t, evalJS[bool](b, `document.getElementById("pipeline").classList.contains("dragged")`))
+	waitFor(b, "the halo of a step back", halos+` > 0`)
+	assert.Equal(t, 1, evalJS[int](b, halos), "one stage arrives")
+	assert.False(t, evalJS[bool](b, dragged))
 	for _, step := range []int{3, 9, 4} {
 		scrubTo(b, step)
-		assert.True(t, evalJS[bool](b, `document.getElementById("pipeline").classList.contains("dragged")`), "step %d: dragged", step)
-		assert.Zero(t, halos(), "step %d of a drag: no halo", step)
+		assert.True(t, evalJS[bool](b, dragged), "step %d: dragged", step)
+		assert.Zero(t, evalJS[int](b, halos), "step %d of a drag: no halo", step)
 	}
 	clickSel(b, "#step-next")
-	waitFor(b, "the halo of a step on", `document.getAnimations().some((a) => a.animationName === "stage-arrive")`)
+	waitFor(b, "the halo of a step on", halos+` > 0`)
 	assert.Equal(t, "5", evalJS[string](b, `document.getElementById("scrubber").value`), "Next after the drag")
 }
 

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-	"github.com/stretchr/testify/require"
 )
 
 // The Go side of the bench's actions at demo scale, natively: the change,
@@ -12,16 +11,8 @@ import (
 // JavaScript a browser adds). A profile of these shows where a step's
 // Go time goes: go test -bench PageStep -cpuprofile cpu.out ./web/
 
-func benchPage(b *testing.B) (*mountedPage, app.TestEngine) {
-	m := &mountedPage{playground: newPlayground()}
-	e := app.NewTestEngine()
-	require.NoError(b, e.Load(m))
-	e.ConsumeAll()
-	return m, e
-}
-
 func BenchmarkPageStep(b *testing.B) {
-	m, e := benchPage(b)
+	m, e := mountPage(b)
 	for range 20 {
 		m.ctx.Dispatch(m.onSend)
 		e.ConsumeAll()
@@ -35,7 +26,7 @@ func BenchmarkPageStep(b *testing.B) {
 }
 
 func BenchmarkPageSend(b *testing.B) {
-	m, e := benchPage(b)
+	m, e := mountPage(b)
 	sent := 0
 	for b.Loop() {
 		if sent++; sent%20 == 0 { // as the bench does: 20 Sends on the demo

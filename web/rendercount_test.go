@@ -21,7 +21,7 @@ type mountedPage struct {
 // browser-only: it hands the test the page's context.
 func (m *mountedPage) OnPreRender(ctx app.Context) { m.ctx = ctx }
 
-func mountPage(t *testing.T) (*mountedPage, app.TestEngine) {
+func mountPage(t testing.TB) (*mountedPage, app.TestEngine) {
 	t.Helper()
 	m := &mountedPage{playground: newPlayground()}
 	e := app.NewTestEngine()
