@@ -50,6 +50,45 @@ func TestAClickRendersBeforeItReturns(t *testing.T) {
 	}
 }
 
+// TestAClickRightAfterARenderRendersAtOnce: the second of two clicks in one
+// script lands microseconds after the first one's render, as a click does
+// in a frame that was held up behind the page's own long render and runs
+// its callbacks right after it (what a loaded CI machine saw in
+// TestAClickRendersBeforeItReturns). It still renders in its own task; only
+// a render right after a render right after a render waits for the ticker.
+func TestAClickRightAfterARenderRendersAtOnce(t *testing.T) {
+	b := openPlayground(t)
+	got := run(b, chromedp.Evaluate[[][]string](`(async () => {
+	  const look = () => [document.querySelector("#scrubber").max, document.querySelector("#step-pos").textContent];
+	  const frame = () => new Promise(r => requestAnimationFrame(r));
+	  const out = [];
+	  for (const id of ["send", "step-back"]) {
+	    for (let i = 0; i < 2; i++) await frame();
+	    await new Promise(r => setTimeout(r, 50));
+	    const seen = [look()];
+	    for (let i = 0; i < 2; i++) {
+	      document.getElementById(id).click();
+	      seen.push(look());
+	    }
+	    out.push(seen.flat());
+	  }
+	  return out;
+	})()`, chromedp.EvalAwaitPromise))
+	if !assert.Len(t, got, 2) {
+		return
+	}
+	send, back := got[0], got[1]
+	if assert.Len(t, send, 6) {
+		assert.NotEqual(t, send[0], send[2], "the first Send's events are on the scrubber when click() returns")
+		assert.NotEqual(t, send[2], send[4], "so are the second's, right after the first's render")
+		assert.NotEqual(t, send[3], send[5], "the step counter moved on the second Send")
+	}
+	if assert.Len(t, back, 6) {
+		assert.NotEqual(t, back[1], back[3], "the first Back moved the step counter")
+		assert.NotEqual(t, back[3], back[5], "so did the second, right after the first's render")
+	}
+}
+
 // TestTheLowerPanelsFollowAfterThePaint holds the page's one priority
 // (web/lateviews.go): a Send renders the step counter, the scrubber and the
 // verdict in the click's own task and the log, the metrics and the share
