@@ -1,10 +1,6 @@
 package web
 
-import (
-	"strconv"
-
-	"kvleak/web/model"
-)
+import "kvleak/web/model"
 
 // cellPatch is what a cell's element changes to show one cell where it
 // showed another: the attributes whose values differ, and its content when
@@ -47,19 +43,4 @@ func patchFrom(was cellDrawn, c model.CellView, tiles bool) (cellPatch, cellDraw
 		p.inner, p.setInner = now.inner, true
 	}
 	return p, now
-}
-
-// spec is the patch of cell i as static/gridpatch.js reads it: the cell,
-// the content and whether to set it, then each attribute's name and value.
-func (p cellPatch) spec(i int) []string {
-	set := "0"
-	if p.setInner {
-		set = "1"
-	}
-	s := make([]string, 0, 3+2*len(p.attrs))
-	s = append(s, strconv.Itoa(i), p.inner, set)
-	for _, a := range p.attrs {
-		s = append(s, a.name, a.value)
-	}
-	return s
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"html"
 	"math/rand/v2"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kvleak/internal/jsonlite"
 	"kvleak/web/model"
 )
 
@@ -117,39 +115,5 @@ func TestANewGenerationOfRunsDiffersFromTheLast(t *testing.T) {
 	for i := range first {
 		assert.NotEqual(t, first[i], second[i], "run %d", i)
 		assert.Equal(t, first[i], strings.Replace(second[i], ` data-gen="1"`, "", 1), "run %d: only the mark differs", i)
-	}
-}
-
-// A patch's spec, read the way static/gridpatch.js reads it (JSON: the
-// cell, the content, "1" to set it, then names and values), changes the
-// cell's element as the patch does, values escaped or not.
-func TestACellPatchSpecIsThePatch(t *testing.T) {
-	tiles, _ := stepCells(t)
-	bad := model.CellView{Page: "3", Owner: "\"é\u2028<x>", Mark: `<b>`, Writer: "r1 \\", Text: "</span>\x00\u00a0", Label: "x"}
-	r := rand.New(rand.NewPCG(8, 8))
-	for n := range 500 {
-		a, b := tiles[r.IntN(len(tiles))], tiles[r.IntN(len(tiles))]
-		if n == 0 {
-			b = bad
-		}
-		p := patchFor(a, b, true)
-		text, err := jsonlite.Marshal([][]string{p.spec(41)})
-		require.NoError(t, err)
-		var read [][]string // as JSON.parse reads it
-		require.NoError(t, json.Unmarshal(text, &read))
-		require.Len(t, read, 1)
-		spec := read[0]
-		require.GreaterOrEqual(t, len(spec), 3)
-		require.Equal(t, "41", spec[0])
-		byPatch, bySpec := showCell(a, true), showCell(a, true)
-		byPatch.apply(p)
-		for k := 3; k+1 < len(spec); k += 2 {
-			bySpec.attrs[spec[k]] = spec[k+1]
-		}
-		require.Zero(t, (len(spec)-3)%2, "names and values in pairs")
-		if spec[2] == "1" {
-			bySpec.inner = spec[1]
-		}
-		require.Equal(t, byPatch, bySpec, "%+v → %+v", a, b)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/internal/jsonlite"
 	"kvleak/web/model"
 )
 
@@ -27,6 +26,7 @@ type poolGrid struct {
 	IGrid model.GridView
 
 	runs    gridRunCache     // the runs go-app holds
+	runKids []app.Value      // each run element's children (live), found once per render of the runs
 	onPage  []model.CellView // what the cells' elements show, patched since
 	drawn   []cellDrawn      // what they hold, for the cells patched since the runs rendered (else zero)
 	patched bool             // onPage differs from runs' cells
@@ -50,7 +50,7 @@ func (c *poolGrid) Render() app.UI {
 			c.runs.renew()
 		}
 		c.runs.render(c.IGrid)
-		c.onPage, c.patched = slices.Clone(c.IGrid.Cells), false
+		c.onPage, c.patched, c.runKids = slices.Clone(c.IGrid.Cells), false, nil
 		c.drawn = slices.Grow(c.drawn[:0], len(c.onPage))[:len(c.onPage)]
 		clear(c.drawn)
 	}
@@ -66,54 +66,62 @@ func (c *poolGrid) Render() app.UI {
 }
 
 // patch brings the cells' elements on the page to IGrid, if the grid has
-// as many cells of the same kind as the one they show, in one call to
-// static/gridpatch.js. It reports whether they show IGrid now; on false
-// the runs render again (and if the page lacked a cell, which it should
-// never, or the script, they do as a new generation).
+// as many cells of the same kind as the one they show. It reports whether
+// they show IGrid now; on false the runs render again (and a cell it could
+// not find, which a page should never have, is replaced with the rest).
 func (c *poolGrid) patch() bool {
 	g := c.IGrid
 	if !c.Mounted() || g.Tiles != c.runs.tiles || len(g.Cells) != len(c.onPage) {
 		return false
 	}
-	var changed []int
-	var spec [][]string
-	var drawn []cellDrawn
+	if c.runKids == nil && !c.findRuns() {
+		return false
+	}
 	for i, cell := range g.Cells {
 		if cell == c.onPage[i] {
 			continue
+		}
+		el := app.Undefined()
+		if kids := c.runKids[i/gridRun]; kids.Truthy() {
+			el = kids.Index(i % gridRun) // undefined past its end
+		}
+		if !el.Truthy() {
+			c.patched = true
+			return false
 		}
 		was := c.drawn[i]
 		if was.attrs[0].name == "" { // not patched since the runs rendered
 			was = drawnOf(c.onPage[i], g.Tiles)
 		}
 		p, now := patchFrom(was, cell, g.Tiles)
-		changed, spec, drawn = append(changed, i), append(spec, p.spec(i)), append(drawn, now)
+		applyPatch(el, p)
+		c.onPage[i], c.drawn[i], c.patched = cell, now, true
 	}
-	if len(changed) == 0 {
-		return true
-	}
-	if !applyPatches(c.JSValue(), spec) {
-		c.patched = true
-		return false
-	}
-	for k, i := range changed {
-		c.onPage[i], c.drawn[i] = g.Cells[i], drawn[k]
-	}
-	c.patched = true
 	return true
 }
 
-// applyPatches hands grid's cell patches to static/gridpatch.js as one
-// JSON text. It reports false, having changed nothing, when a cell is not
-// on the page or the script is not.
-func applyPatches(grid app.Value, spec [][]string) bool {
-	fn := app.Window().Get("kvleakPatchGrid")
-	if !fn.Truthy() {
+// findRuns keeps each run element's children: a live collection, so a
+// cell is then one call away (finding it from the grid took five). It
+// reports false when the page holds another count of runs.
+func (c *poolGrid) findRuns() bool {
+	runs := c.JSValue().Get("children")
+	if runs.Length() != len(c.runs.runs) {
 		return false
 	}
-	text, err := jsonlite.Marshal(spec)
-	if err != nil {
-		return false
+	c.runKids = make([]app.Value, len(c.runs.runs))
+	for r := range c.runKids {
+		c.runKids[r] = runs.Index(r).Get("children")
 	}
-	return fn.Invoke(grid, gridRun, string(text)).Bool()
+	return true
+}
+
+// applyPatch changes a cell's element: attributes as text, the content as
+// the escaped HTML cellInner wrote.
+func applyPatch(el app.Value, p cellPatch) {
+	for _, a := range p.attrs {
+		el.Call("setAttribute", a.name, a.value)
+	}
+	if p.setInner {
+		el.Set("innerHTML", p.inner)
+	}
 }

@@ -46,7 +46,6 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 			Maskable: "/web/icon-maskable-512.png",
 		},
 		Styles:     []string{"/web/app.css"},
-		Scripts:    []string{"/web/gridpatch.js defer"}, // the grid's patch in one call (web/poolgrid.go)
 		RawHeaders: []string{wasmPreload(prefix)},
 		// go-app caches the PNG icons for offline use but not the SVG one,
 		// which is the page's favicon.
