@@ -82,3 +82,69 @@ func TestAHiddenPageWritesTheAddressBarAtOnce(t *testing.T) {
 		assert.NotEqual(t, got[0], got[1], "the hidden page's address bar has the new request when click() returns")
 	}
 }
+
+// addressBarDrag is what TestADragWritesTheAddressBarWhenItEnds saw.
+type addressBarDrag struct {
+	Before       string `json:"before"`       // location.search before the drag
+	DuringDrag   string `json:"duringDrag"`   // after ten moves, each painted
+	DragWrites   int    `json:"dragWrites"`   // replaceState calls for them
+	AfterEnd     string `json:"afterEnd"`     // once the drag's end (change) is painted
+	EndWrites    int    `json:"endWrites"`    // replaceState calls for it
+	AfterKey     string `json:"afterKey"`     // after a key's step (input and change)
+	OnHide       string `json:"onHide"`       // after another move and a pagehide
+	HideWrites   int    `json:"hideWrites"`   // replaceState calls for that
+	StepOnHide   string `json:"stepOnHide"`   // the step shown then
+	StepAtEnd    string `json:"stepAtEnd"`    // the step shown at the drag's end
+	StepAfterKey string `json:"stepAfterKey"` // the step shown after the key
+}
+
+// TestADragWritesTheAddressBarWhenItEnds: a drag of the timeline moves the
+// step once a frame, and history.replaceState after each paint took the
+// next frame's time, so the address bar waits for the drag to end (the
+// slider's change event), as it does for a pagehide (web/apply.go). A key
+// on the slider fires both events and is written after its paint. Writing
+// at every move, as before, fails the first two checks.
+func TestADragWritesTheAddressBarWhenItEnds(t *testing.T) {
+	b := openPlayground(t)
+	choosePreset(b, "demo")
+	settled(b)
+	got := run(b, chromedp.Evaluate[addressBarDrag](`(async () => {
+	  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+	  const s = document.getElementById("scrubber");
+	  const step = () => document.querySelector("#step-pos").textContent;
+	  const move = (v, ...events) => { s.value = v; for (const e of events) s.dispatchEvent(new Event(e, {bubbles: true})); };
+	  let writes = 0;
+	  const replace = history.replaceState;
+	  history.replaceState = function (...args) { writes++; return replace.apply(this, args); };
+	  const out = {before: location.search};
+	  for (let v = 2; v <= 11; v++) { move(v, "input"); await frame(); }
+	  out.duringDrag = location.search;
+	  out.dragWrites = writes;
+	  writes = 0;
+	  move(11, "change");
+	  await frame();
+	  out.afterEnd = location.search;
+	  out.endWrites = writes;
+	  out.stepAtEnd = step();
+	  move(12, "input", "change");
+	  await frame();
+	  out.afterKey = location.search;
+	  out.stepAfterKey = step();
+	  writes = 0;
+	  move(5, "input");
+	  await frame();
+	  window.dispatchEvent(new PageTransitionEvent("pagehide"));
+	  out.onHide = location.search;
+	  out.hideWrites = writes;
+	  out.stepOnHide = step();
+	  history.replaceState = replace;
+	  return out;
+	})()`, chromedp.EvalAwaitPromise))
+	assert.Equal(t, got.Before, got.DuringDrag, "the address bar is not written during the drag")
+	assert.Zero(t, got.DragWrites, "nor is history")
+	assert.Contains(t, got.AfterEnd, "step=11", "the drag's end writes its step (%s)", got.StepAtEnd)
+	assert.Equal(t, 1, got.EndWrites, "once")
+	assert.Contains(t, got.AfterKey, "step=12", "a key's step is written after its paint (%s)", got.StepAfterKey)
+	assert.Contains(t, got.OnHide, "step=5", "a pagehide in a drag writes the step on screen (%s)", got.StepOnHide)
+	assert.Equal(t, 1, got.HideWrites, "once")
+}

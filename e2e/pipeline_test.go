@@ -18,10 +18,11 @@ var (
 	demoFixed = append(append([]string{}, fullWay...), retired...)
 )
 
-// scrubTo moves the timeline to step as a drag does (input events).
+// scrubTo moves the timeline to step as a click on its track does: input,
+// then change (a drag fires input at each move and change at its end).
 func scrubTo(b *browser, step int) {
 	b.t.Helper()
-	b.Do(evalVoid(fmt.Sprintf(`(() => { const s = document.getElementById("scrubber"); s.value = %d; s.dispatchEvent(new Event("input", {bubbles: true})); })()`, step)))
+	b.Do(evalVoid(fmt.Sprintf(`(() => { const s = document.getElementById("scrubber"); s.value = %d; s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); })()`, step)))
 	waitFor(b, "step "+strconv.Itoa(step), fmt.Sprintf(`document.querySelector("#step-pos").textContent.startsWith("Step %d of")`, step))
 }
 

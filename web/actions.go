@@ -98,8 +98,14 @@ func (p *playground) onSelectStep(ctx app.Context, step int) {
 }
 
 func (p *playground) onScrub(ctx app.Context, step int) {
-	p.apply(ctx, func(s *model.Session) error { return s.ScrubTo(step) })
-	p.dragged = true
+	p.applyDrag(ctx, func(s *model.Session) error { return s.ScrubTo(step) })
+}
+
+// onScrubEnd writes the address bar that a drag held (apply.go).
+func (p *playground) onScrubEnd(ctx app.Context) {
+	if p.addr != nil {
+		p.addr.release()
+	}
 }
 
 func (p *playground) onZoom(ctx app.Context, first, last int) {

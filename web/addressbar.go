@@ -51,10 +51,19 @@ func newAddressBar(page app.Page) *addressBar {
 }
 
 // set makes query the address bar's, after the next paint, or at once in
-// a hidden page.
-func (a *addressBar) set(query string) {
+// a hidden page; a held one waits for release (a drag of the timeline,
+// apply.go), another set, or the page being hidden or left.
+func (a *addressBar) set(query string, held bool) {
 	a.pending.Store(&query)
-	if !a.paint.schedule() {
+	if !held {
+		a.release()
+	}
+}
+
+// release writes the pending query, if any, after the next paint, or at
+// once in a hidden page.
+func (a *addressBar) release() {
+	if a.pending.Load() != nil && !a.paint.schedule() {
 		a.write()
 	}
 }

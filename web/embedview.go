@@ -51,7 +51,7 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 		app.If(!v.view.ReadOnly, func() app.UI {
 			return app.Details().ID("embed-settings").Class("panel").Body(
 				app.Summary().Text("Settings, requests and the step-by-step log"),
-				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
+				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
 				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
 					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
 				newRequestForm().Form(v.request).

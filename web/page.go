@@ -24,7 +24,8 @@ type playground struct {
 	keptInTab bool
 	// dragged: the last change came from the timeline's slider (onScrub),
 	// which a drag moves once a frame: there the pipeline's marker moves
-	// without its arriving halo, whose animation is a layer of its own.
+	// without its arriving halo, whose animation is a layer of its own, and
+	// the address bar waits for the drag to end (apply.go).
 	dragged bool
 	addr    *addressBar // writes the address bar after the paint
 	// reportsHeight: an embed tells its parent its height (embedheight.go).
@@ -93,7 +94,7 @@ func (p *playground) Render() app.UI {
 				newResponsePanel().Response(v.response),
 				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 					OnStepBy(p.onStepBy).OnPlay(p.onPlay),
-				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub),
+				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
 				newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged),
 				slot("compare-slot", v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)

@@ -20,6 +20,7 @@ type scrubber struct {
 
 	marks    marksCache
 	onSelect func(ctx app.Context, step int)
+	onDone   func(ctx app.Context) // the slider's change: a drag ended, or a key or a click moved it
 }
 
 func newScrubber() *scrubber { return &scrubber{} }
@@ -28,6 +29,7 @@ func (c *scrubber) Step(v int) *scrubber                         { c.IStep = v; 
 func (c *scrubber) Of(v int) *scrubber                           { c.IOf = v; return c }
 func (c *scrubber) Marks(v []model.TimelineMark) *scrubber       { c.IMarks = v; return c }
 func (c *scrubber) OnSelect(fn func(app.Context, int)) *scrubber { c.onSelect = fn; return c }
+func (c *scrubber) OnDone(fn func(app.Context)) *scrubber        { c.onDone = fn; return c }
 
 func (c *scrubber) Render() app.UI {
 	countRender("scrubber")
@@ -42,9 +44,17 @@ func (c *scrubber) Render() app.UI {
 		app.Label().For("scrubber").Text("Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
-			OnInput(safe(c.onInput)),
+			OnInput(safe(c.onInput)).OnChange(safe(c.onChange)),
 		app.Raw(c.marks.get(c.IMarks, c.IOf)),
 	)
+}
+
+// onChange: the browser fires change once a drag ends (input at every
+// move), and with input for a key or a click on the track.
+func (c *scrubber) onChange(ctx app.Context, e app.Event) {
+	if c.onDone != nil {
+		c.onDone(ctx)
+	}
 }
 
 func (c *scrubber) onInput(ctx app.Context, e app.Event) {
