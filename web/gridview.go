@@ -18,9 +18,11 @@ type gridView struct {
 	IGrid   model.GridView
 	IHidden bool // the table is shown instead
 
-	detail  string // description of the focused or hovered cell
-	hovered string // the cell under the pointer as last described
-	focus   int    // the cell in the tab order
+	detail  string    // description of the focused or hovered cell
+	hovered string    // the cell under the pointer as last described
+	focus   int       // the cell in the tab order
+	stop    app.Value // the element that has the tab stop (poolevents.go)
+	stopAt  int       // its cell's index
 
 	onZoom func(ctx app.Context, first, last int)
 }

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"reflect"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
@@ -11,13 +9,16 @@ import (
 
 // lateViews are the views of the panels that follow a change one painted
 // frame later: the event log, the metrics, the Prometheus text, the launch
-// tests and the share links. A change renders what the reader watches — the
-// verdict, the pool, the pipeline, the scrubber — in the click's own task,
-// and these once that frame is painted (afterPaint): they sit below the
-// fold, and their render, diff, style and layout were about a fifth of the
-// time from a Send to its paint. While they lag, the page's root carries
-// data-late="held".
+// tests and the share links (and the embed caption's link). A change renders
+// what the reader watches — the verdict, the pool, the pipeline, the
+// scrubber — in the click's own task, and these once that frame is painted
+// (afterPaint): they sit below the fold, and their render, diff, style and
+// layout were about a fifth of the time from a Send to its paint. Their
+// views are not even read in the click's task (the links' queries and the
+// Prometheus text were a tenth of a Send's task). While they lag, the
+// page's root carries data-late="held".
 type lateViews struct {
+	fullQuery  string
 	links      shareLinks
 	metrics    model.MetricsView
 	prometheus string
@@ -26,14 +27,9 @@ type lateViews struct {
 	selected   int
 }
 
-func lateOf(v pageViews) lateViews {
-	return lateViews{links: v.links, metrics: v.metrics, prometheus: v.prometheus,
-		launch: v.launch, events: v.events, selected: v.selected}
-}
-
 // into puts l in v's place.
 func (l lateViews) into(v *pageViews) {
-	v.links, v.metrics, v.prometheus = l.links, l.metrics, l.prometheus
+	v.fullQuery, v.links, v.metrics, v.prometheus = l.fullQuery, l.links, l.metrics, l.prometheus
 	v.launch, v.events, v.selected = l.launch, l.events, l.selected
 }
 
@@ -41,28 +37,47 @@ func (l lateViews) into(v *pageViews) {
 type lateState struct {
 	shown    lateViews   // what they show
 	onScreen bool        // the last render put them on the page (an embed has none)
-	held     bool        // shown is older than the session
+	held     bool        // shown may be older than the session
 	released bool        // the next render shows the session's
 	follow   *afterPaint // asks for that render (browser only)
 }
 
-// followLater hands the late panels the views they show when the session's
-// differ, and asks for a render with the new ones after the paint. Before
-// the page runs in the browser (the prerender, the first render), in a
-// hidden page (no frame is painted there) and on that render, they get the
-// session's at once; so they do when the last render did not show them.
-func (p *playground) followLater(v pageViews) pageViews {
+// holdLate reports whether this render keeps the late panels' views as
+// they are, having asked for a render with the session's after the paint.
+// Before the page runs in the browser (the prerender, the first render), in
+// a hidden page (no frame is painted there) and on that render, they get
+// the session's at once; so they do when the last render did not show them.
+// Any other render holds them, changed or not: finding out would take the
+// reading the hold saves, and a render that changed nothing below the fold
+// costs one more render after the paint, whose inputs go-app finds equal.
+func (p *playground) holdLate() bool {
 	l := &p.late
-	now := lateOf(v)
 	shown := l.onScreen
 	l.onScreen = true
-	if l.follow == nil || !shown || l.released || reflect.DeepEqual(now, l.shown) || !l.follow.schedule() {
-		l.shown, l.held, l.released = now, false, false
-		return v
+	if l.follow == nil || !shown || l.released || !l.follow.schedule() {
+		l.held, l.released = false, false
+		return false
 	}
 	l.held = true
-	l.shown.into(&v)
+	return true
+}
+
+// followLater gives v the views the late panels show: the ones kept while
+// held, else v's own, which are kept. A held v is also the views a crash
+// falls back to (views), so that one shows its late panels too.
+func (p *playground) followLater(v pageViews, held bool) pageViews {
+	if held {
+		p.late.shown.into(&v)
+		p.last = v
+		return v
+	}
+	p.late.shown = lateOf(v)
 	return v
+}
+
+func lateOf(v pageViews) lateViews {
+	return lateViews{fullQuery: v.fullQuery, links: v.links, metrics: v.metrics, prometheus: v.prometheus,
+		launch: v.launch, events: v.events, selected: v.selected}
 }
 
 // startFollowing makes the late panels follow after the paint, through the

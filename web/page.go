@@ -63,12 +63,12 @@ func (p *playground) OnDismount() {
 
 func (p *playground) Render() app.UI {
 	countRender("playground")
-	v := p.views()
-	if v.view.Embed {
+	if p.s.View().Embed {
 		p.late.onScreen = false
-		return p.renderEmbed(v, "page embed")
+		return p.renderEmbed(p.views(true), "page embed")
 	}
-	v = p.followLater(v)
+	held := p.holdLate()
+	v := p.followLater(p.views(!held), held)
 	main := app.Main().ID("playground").Class("page").DataSet("ready", boolText(p.ready))
 	if p.late.held {
 		main = main.DataSet("late", "held")

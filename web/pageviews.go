@@ -14,7 +14,7 @@ import (
 type pageViews struct {
 	view       model.View
 	presetName string
-	fullQuery  string // the run's link without the embed keys
+	fullQuery  string // the run's link without the embed keys (late)
 	presets    model.PresetView
 	settings   []model.SettingView
 	notice     string
@@ -39,9 +39,11 @@ type pageViews struct {
 	prometheus string
 }
 
-// views reads the session's views. A panic here (a bug) is contained: the
-// crash banner shows over the views of the last render that worked.
-func (p *playground) views() (v pageViews) {
+// views reads the session's views; those of the panels that follow after
+// the paint (lateViews) only when late says this render shows them, since a
+// change's own task holds them anyway. A panic here (a bug) is contained:
+// the crash banner shows over the views of the last render that worked.
+func (p *playground) views(late bool) (v pageViews) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.crash = crashDetails(fmt.Sprint(r), debug.Stack(), p.s)
@@ -54,12 +56,10 @@ func (p *playground) views() (v pageViews) {
 	testPanic("views")
 	v.view = s.View()
 	v.presetName = s.PresetName()
-	v.fullQuery = s.Query(model.View{Compare: v.view.Compare})
 	v.presets, v.settings, v.notice = s.Presets(), s.Settings(), s.Notice()
 	v.request = s.Request()
-	v.links = shareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab, Query: v.fullQuery, EmbedQuery: s.Query(model.View{Embed: true})}
 	v.response = s.Response()
-	v.step, v.steps, v.selected, v.playing = s.Current(), s.Steps(), s.Step(), s.Playing()
+	v.step, v.steps, v.playing = s.Current(), s.Steps(), s.Playing()
 	if v.view.Compare {
 		var err error
 		if v.compare, err = s.Compare(); err != nil {
@@ -76,8 +76,19 @@ func (p *playground) views() (v pageViews) {
 	v.tour = s.Tour()
 	v.mode = string(s.Config().Mode)
 	v.lingering = s.Lingering()
-	v.metrics = s.Metrics()
-	v.events = s.Engine().Events()
-	v.launch, v.prometheus = s.Launch(), s.Prometheus()
+	if late {
+		p.lateViews().into(&v)
+	}
 	return v
+}
+
+// lateViews reads the views of the panels that follow after the paint.
+func (p *playground) lateViews() (l lateViews) {
+	s := p.s
+	l.fullQuery = s.Query(model.View{Compare: s.View().Compare})
+	l.links = shareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab, Query: l.fullQuery, EmbedQuery: s.Query(model.View{Embed: true})}
+	l.metrics = s.Metrics()
+	l.events, l.selected = s.Engine().Events(), s.Step()
+	l.launch, l.prometheus = s.Launch(), s.Prometheus()
+	return l
 }

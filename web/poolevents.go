@@ -85,27 +85,35 @@ func (c *gridView) onCellFocus(ctx app.Context, e app.Event) {
 	if cell, ok := eventCell(e); ok {
 		c.focus = cellInt(cell, "idx")
 		c.detail = cell.Call("getAttribute", "aria-label").String()
-		setTabStop(cell)
+		c.setTabStop(cell, c.focus)
 	}
 }
 
 // placeTabStop puts the grid's tab stop on the focused cell once go-app
 // has updated the grid: a roving tabindex, one cell at 0, the others -1.
+// A grid patched in place (a step, a Send) keeps the cell's element, and
+// with it the stop: finding the cell again took two querySelectors over the
+// grid, half a millisecond of a Send's task.
 func (c *gridView) placeTabStop(ctx app.Context) {
 	i := c.focus
 	ctx.Defer(func(app.Context) {
+		if c.stop != nil && c.stopAt == i && c.stop.Get("isConnected").Bool() {
+			return
+		}
 		if el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(i)+"']"); el.Truthy() {
-			setTabStop(el)
+			c.setTabStop(el, i)
 		}
 	})
 }
 
-// setTabStop makes cell the grid's one tab stop.
-func setTabStop(cell app.Value) {
-	if old := app.Window().Get("document").Call("querySelector", `#grid [tabindex="0"]`); old.Truthy() && !old.Equal(cell) {
-		old.Set("tabIndex", -1)
+// setTabStop makes cell, the grid's i-th, its one tab stop. The grid's
+// HTML gives every cell -1, so the one at 0 is the one set here last.
+func (c *gridView) setTabStop(cell app.Value, i int) {
+	if c.stop != nil && !c.stop.Equal(cell) {
+		c.stop.Set("tabIndex", -1)
 	}
 	cell.Set("tabIndex", 0)
+	c.stop, c.stopAt = cell, i
 }
 
 // onCellKey moves the focus with the arrow keys, Home and End.
