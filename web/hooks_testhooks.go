@@ -20,6 +20,8 @@ import (
 //	                       (gridRuns), which the page patches in place
 //	kvleakTest.logHTML()   the log's blocks as the prerender writes them,
 //	                       with the selected row, which the page marks in place
+//	kvleakTest.marksHTML() the scrubber's marks as a fresh render writes them
+//	                       (marksHTML), which the page patches in place
 var armed = map[string]bool{}
 
 // testPanic panics once where armed, to prove the panic is contained.
@@ -48,6 +50,9 @@ func (p *playground) installTestHooks(ctx app.Context) {
 	}))
 	hooks.Set("logHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return strings.Join((&logBlocks{}).render(p.late.shown.events, p.late.shown.selected), "")
+	}))
+	hooks.Set("marksHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return marksHTML(p.last.marks, p.last.steps)
 	}))
 	app.Window().Set("kvleakTest", hooks)
 }

@@ -50,7 +50,7 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 	got := rendersOf(t, m, e, m.onSend)
 	t.Logf("components rendered by a Send: %v", got)
 	assert.Equal(t, 1, got["playground"], "the page renders once")
-	changed := []string{"responsePanel", "stepper", "scrubber", "pipelineView", "poolView", "gridView", "poolGrid", "metricsPanel", "prometheusView", "eventLog", "sharePanel"}
+	changed := []string{"responsePanel", "stepper", "scrubber", "scrubMarks", "pipelineView", "poolView", "gridView", "poolGrid", "metricsPanel", "prometheusView", "eventLog", "sharePanel"}
 	for _, c := range changed {
 		assert.Equal(t, 1, got[c], "%s shows the new response", c)
 	}
@@ -68,7 +68,7 @@ func TestStepRendersOnlyWhatChanged(t *testing.T) {
 	for _, changed := range []string{"responsePanel", "stepper", "scrubber", "pipelineView", "poolView", "gridView", "poolGrid", "eventLog"} {
 		assert.Equal(t, 1, got[changed], "%s shows the step", changed)
 	}
-	for _, same := range []string{"intro", "settingsForm", "requestForm", "metricsPanel"} {
+	for _, same := range []string{"intro", "settingsForm", "requestForm", "metricsPanel", "scrubMarks"} {
 		assert.Zero(t, got[same], "%s did not change", same)
 	}
 }

@@ -18,7 +18,6 @@ type scrubber struct {
 	IOf    int
 	IMarks []model.TimelineMark
 
-	marks    marksCache
 	onSelect func(ctx app.Context, step int)
 	onDone   func(ctx app.Context) // the slider's change: a drag ended, or a key or a click moved it
 }
@@ -45,7 +44,7 @@ func (c *scrubber) Render() app.UI {
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(safe(c.onInput)).OnChange(safe(c.onChange)),
-		app.Raw(c.marks.get(c.IMarks, c.IOf)),
+		newScrubMarks().Marks(c.IMarks).Of(c.IOf),
 	)
 }
 

@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+)
+
+// marksDOM is the scrubber's marks on the page, freshMarks the same list as
+// a fresh render writes it (the test hooks' marksHTML, web/scrubmarks.go),
+// both as the browser serializes them, without the list's generation.
+const (
+	marksDOM   = `(() => { const ol = document.querySelector("#step-timeline ol.marks")?.cloneNode(true); ol?.removeAttribute("data-gen"); return ol?.outerHTML ?? ""; })()`
+	freshMarks = `(() => { const t = document.createElement("template"); t.innerHTML = kvleakTest.marksHTML(); return t.content.firstChild.outerHTML; })()`
+)
+
+// The scrubber's marks are patched in place when a change only adds marks
+// (web/scrubmarks.go). Through Sends, steps, scrubs, a reset and presets,
+// the list on the page is the one a fresh render writes, and a Send keeps
+// the marks' elements.
+func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {
+	b := openTestHooks(t)
+	check := func(what string) {
+		t.Helper()
+		settled(b)
+		assert.Equal(t, evalJS[string](b, freshMarks), evalJS[string](b, marksDOM), "%s: the marks at step %s", what, textOf(b, "#step-pos"))
+	}
+	choosePreset(b, "demo")
+	check("the demo")
+	b.Do(chromedp.Evaluate[chromedp.Void](`window.firstMark = document.querySelector("#step-timeline ol.marks li"); void 0`))
+	for i, tenant := range []string{"A", "B", "C"} {
+		sendRequest(b, tenant, "90", "")
+		check("Send " + string(rune('1'+i)))
+	}
+	assert.True(t, evalJS[bool](b, `window.firstMark.isConnected`), "the Sends kept the first mark's element")
+	// The demo's list again, right after patches: the string go-app holds is
+	// the demo's, so a list that were the same string would leave the
+	// patched one on the page.
+	choosePreset(b, "demo")
+	check("the demo after Sends")
+	scrubTo(b, 3)
+	check("a scrub")
+	clickSel(b, "#step-back")
+	check("Back")
+	sendRequest(b, "A", "300", "")
+	check("a Send after a scrub")
+	// Fewer marks, then the first list again: a list go-app holds must not
+	// show the marks patched into it.
+	choosePreset(b, "late-write")
+	check("another preset")
+	choosePreset(b, "demo")
+	check("the demo again")
+	sendRequest(b, "B", "90", "")
+	check("a Send on the demo again")
+	clickSel(b, "#reset")
+	settled(b)
+	assert.Empty(t, evalJS[string](b, marksDOM), "a reset run has no marks")
+	sendRequest(b, "C", "90", "")
+	check("a Send after the reset")
+}
