@@ -31,6 +31,7 @@ type scrubMarks struct {
 	IOf    int
 
 	html    string               // the list go-app holds
+	items   []app.Value          // its items, found once per list (patch)
 	onPage  []model.TimelineMark // the marks the list's elements show
 	onOf    int                  // for a timeline this long
 	gen     int                  // lists rendered after a patch
@@ -56,32 +57,47 @@ func (c *scrubMarks) Render() app.UI {
 			c.gen++
 		}
 		c.html = marksListHTML(c.IMarks, c.IOf, c.gen)
-		c.onPage, c.onOf, c.patched = c.IMarks, c.IOf, false
+		c.onPage, c.onOf, c.patched, c.items = c.IMarks, c.IOf, false, nil
 	}
 	c.inPlace = false
 	return app.Raw(c.html)
 }
 
 // patch brings the list's elements to IMarks and IOf, if the marks on the
-// page are the first of IMarks. It reports whether they show them now.
+// page are the first of IMarks. It reports whether they show them now. The
+// items are kept, not found again: a Send moves most marks, and finding
+// each was a call into JavaScript and a value for the collector to finalize.
 func (c *scrubMarks) patch() bool {
 	p, ok := planMarks(c.onPage, c.onOf, c.IMarks, c.IOf)
 	if !ok {
 		return false
 	}
 	list := c.JSValue()
-	items := list.Get("children")
-	if items.Length() != len(c.onPage) {
+	if list.Get("childElementCount").Int() != len(c.onPage) {
 		return false
 	}
+	if c.items == nil {
+		c.items = c.findItems(list, 0)
+	}
 	for _, m := range p.moved {
-		items.Index(m.index).Set("className", m.class)
+		c.items[m.index].Set("className", m.class)
 	}
 	if p.added != "" {
 		list.Call("insertAdjacentHTML", "beforeend", p.added)
+		c.items = append(c.items, c.findItems(list, len(c.items))...)
 	}
 	c.onPage, c.onOf, c.patched = c.IMarks, c.IOf, true
 	return true
+}
+
+// findItems is the list's items from the from-th on.
+func (c *scrubMarks) findItems(list app.Value, from int) []app.Value {
+	all := list.Get("children")
+	items := make([]app.Value, all.Length()-from)
+	for i := range items {
+		items[i] = all.Index(from + i)
+	}
+	return items
 }
 
 // marksPlan is what turns one list of marks into another in place.
@@ -104,8 +120,8 @@ func planMarks(was []model.TimelineMark, wasOf int, marks []model.TimelineMark, 
 	var p marksPlan
 	if of != wasOf {
 		for i, m := range was {
-			if cls := markClass(m, of); cls != markClass(m, wasOf) {
-				p.moved = append(p.moved, markMove{i, cls})
+			if markAt(m, of) != markAt(m, wasOf) {
+				p.moved = append(p.moved, markMove{i, markClass(m, of)})
 			}
 		}
 	}
@@ -151,9 +167,12 @@ func writeMark(b *strings.Builder, m model.TimelineMark, of int) {
 
 // markClass places m on a timeline of of steps, by the percent.
 func markClass(m model.TimelineMark, of int) string {
-	at := " at-" + strconv.Itoa((m.Step-1)*100/max(of-1, 1))
+	at := " at-" + strconv.Itoa(markAt(m, of))
 	if m.End {
 		return "mark mark-end" + at
 	}
 	return "mark" + at
 }
+
+// markAt is m's place on a timeline of of steps, in percent.
+func markAt(m model.TimelineMark, of int) int { return (m.Step - 1) * 100 / max(of-1, 1) }
