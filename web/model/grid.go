@@ -169,15 +169,17 @@ func pageLabel(snap *engine.Snapshot, id int) string {
 	if err != nil {
 		return err.Error()
 	}
-	s := fmt.Sprintf("Page %d: %s", id, stateWords(p.State, p.Lingering))
+	// Concatenated, not formatted: a Send labels every cell at demo scale,
+	// and fmt is several times slower in the wasm.
+	s := "Page " + strconv.Itoa(id) + ": " + stateWords(p.State, p.Lingering)
 	if p.Writer != 0 {
-		s += fmt.Sprintf("; written by r%d (tenant %s): %s", p.Writer, p.WriterTenant, p.Text)
+		s += "; written by " + requestOf(p.Writer, p.WriterTenant) + ": " + p.Text
 	}
 	if p.Holder != 0 {
-		s += fmt.Sprintf("; held by r%d (tenant %s)", p.Holder, p.HolderTenant)
+		s += "; held by " + requestOf(p.Holder, p.HolderTenant)
 	}
 	if p.Reader != 0 {
-		s += fmt.Sprintf("; read by r%d (tenant %s)", p.Reader, p.ReaderTenant)
+		s += "; read by " + requestOf(p.Reader, p.ReaderTenant)
 	}
 	return s
 }
@@ -226,5 +228,10 @@ func tileText(snap *engine.Snapshot, id int) (writer, text string) {
 	if r := []rune(text); len(r) > 18 {
 		text = string(r[:18]) + "…"
 	}
-	return fmt.Sprintf("r%d · %s", p.Writer, p.WriterTenant), text
+	return "r" + strconv.Itoa(p.Writer) + " · " + p.WriterTenant, text
+}
+
+// requestOf names a request and its tenant: "r2 (tenant B)".
+func requestOf(request int, tenant string) string {
+	return "r" + strconv.Itoa(request) + " (tenant " + tenant + ")"
 }

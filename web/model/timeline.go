@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strconv"
 
 	"kvleak/engine"
@@ -34,7 +33,7 @@ func timelineMarks(e *engine.Engine) []TimelineMark {
 		}
 		if !started[ev.Request] {
 			started[ev.Request] = true
-			marks = append(marks, TimelineMark{Step: ev.Step, Label: fmt.Sprintf("r%d · %s", ev.Request, ev.Tenant)})
+			marks = append(marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " · " + ev.Tenant})
 		}
 		if ev.Stage == engine.StageResponse {
 			r := e.Responses()[ev.Request-1]
@@ -42,7 +41,7 @@ func timelineMarks(e *engine.Engine) []TimelineMark {
 			if r.Leaked() {
 				end += " ⚠ leak"
 			}
-			marks = append(marks, TimelineMark{Step: ev.Step, Label: fmt.Sprintf("r%d %s", ev.Request, end), End: true})
+			marks = append(marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " " + end, End: true})
 		}
 	}
 	return marks
