@@ -48,6 +48,19 @@ func (c *scrubber) Render() app.UI {
 	)
 }
 
+// OnUpdate puts the thumb on IStep once the render has set the slider's
+// max: go-app sets an element's attributes in a map's order, and a value
+// set while the old max held was clamped to it (after about one Send in
+// five the thumb stood a request behind the step on screen).
+func (c *scrubber) OnUpdate(ctx app.Context) {
+	step := strconv.Itoa(c.IStep)
+	ctx.Defer(func(app.Context) {
+		if in := c.JSValue().Call("querySelector", "#scrubber"); in.Truthy() && in.Get("value").String() != step {
+			in.Set("value", step)
+		}
+	})
+}
+
 // onChange: the browser fires change once a drag ends (input at every
 // move), and with input for a key or a click on the track.
 func (c *scrubber) onChange(ctx app.Context, e app.Event) {
