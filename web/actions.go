@@ -103,6 +103,7 @@ func (p *playground) onScrub(ctx app.Context, step int) {
 
 // onScrubEnd writes the address bar that a drag held (apply.go).
 func (p *playground) onScrubEnd(ctx app.Context) {
+	p.writeDueURL(false)
 	if p.addr != nil {
 		p.addr.release()
 	}

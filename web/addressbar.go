@@ -29,11 +29,14 @@ type addressBar struct {
 }
 
 // newAddressBar writes through page; stop writes what is pending and
-// releases its callbacks.
-func newAddressBar(page app.Page) *addressBar {
+// releases its callbacks. Before a pagehide or visibilitychange writes
+// what is pending, catchUp gives it the page's state, if the page has not
+// yet (apply.go).
+func newAddressBar(page app.Page, catchUp func()) *addressBar {
 	a := &addressBar{page: page}
 	a.paint = newAfterPaint(a.write)
 	a.flush = app.FuncOf(func(app.Value, []app.Value) any {
+		catchUp()
 		a.write()
 		return nil
 	})
@@ -51,11 +54,16 @@ func newAddressBar(page app.Page) *addressBar {
 }
 
 // set makes query the address bar's, after the next paint, or at once in
-// a hidden page; a held one waits for release (a drag of the timeline,
-// apply.go), another set, or the page being hidden or left.
-func (a *addressBar) set(query string, held bool) {
+// a hidden page or when painted says the paint that shows it is done; a
+// held one waits for release (a drag of the timeline, apply.go), another
+// set, or the page being hidden or left.
+func (a *addressBar) set(query string, held, painted bool) {
 	a.pending.Store(&query)
-	if !held {
+	switch {
+	case held:
+	case painted:
+		a.write()
+	default:
 		a.release()
 	}
 }

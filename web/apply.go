@@ -8,8 +8,8 @@ import (
 
 // apply is the one path of every change the reader makes: it stops
 // playback, applies the change to the session (which, on bad input, keeps
-// the message beside the field and changes nothing else), writes the state
-// into the address bar and lets the page render. A panic in the change is
+// the message beside the field and changes nothing else), leaves the state
+// due in the address bar (writeDueURL) and lets the page render. A panic in the change is
 // contained (crash.go): the run on screen stays, the page stays usable.
 func (p *playground) apply(ctx app.Context, change func(*model.Session) error) error {
 	return p.applyChange(ctx, change, false)
@@ -31,15 +31,26 @@ func (p *playground) applyChange(ctx app.Context, change func(*model.Session) er
 	p.s.Pause()
 	testPanic("apply")
 	err := change(p.s)
-	p.writeURL(ctx)
+	p.urlDue = true
 	return err
 }
 
-// writeURL puts the session's state in the address bar without navigating,
-// once the change is painted (addressbar.go), so that the URL is a
-// permalink to what is on screen. A run too long for a link is kept in the
-// tab's storage instead, and the address bar says so (model/tabrun.go).
-func (p *playground) writeURL(ctx app.Context) {
+// writeDueURL puts the session's state in the address bar without
+// navigating, if a change left it due, so that the URL is a permalink to
+// what is on screen. The page's render calls it when it does not hold the
+// late panels (a hidden page, the embed, the render that releases them),
+// and their release after the paint does otherwise (lateviews.go): reading
+// the query (and, for a long run, keeping it in the tab) was about 1.5 ms of
+// a warm Send's click task, which went from 7.2 to 5.6 ms without it. The
+// address bar writes it after the next paint (addressbar.go), or at once
+// when painted says that paint is the one just done. A run too long for a
+// link is kept in the tab's storage instead, and the address bar says so
+// (model/tabrun.go).
+func (p *playground) writeDueURL(painted bool) {
+	if !p.urlDue {
+		return
+	}
+	p.urlDue = false
 	p.keptInTab = false
 	if !p.s.Linkable() {
 		data, err := p.s.TabRun()
@@ -48,9 +59,22 @@ func (p *playground) writeURL(ctx app.Context) {
 		}
 		p.keptInTab = err == nil
 	}
-	if p.addr == nil {
-		p.addr = newAddressBar(ctx.Page())
-		p.stops = append(p.stops, p.addr.stop)
+	if p.addr != nil { // browser only (OnMount)
+		p.addr.set(p.s.AddressQuery(), p.dragged, painted)
 	}
-	p.addr.set(p.s.AddressQuery(), p.dragged)
+}
+
+// catchUpURL writes a due state into the address bar before the page is
+// hidden or left (the address bar's pagehide and visibilitychange), where
+// no paint may come. It runs on the goroutine syscall/js gives the
+// browser's callbacks, so go-app's goroutine, idle while the browser runs
+// the callback, reads the session, and this one waits for it (OnMount
+// makes the address bar after p.self is set).
+func (p *playground) catchUpURL() {
+	done := make(chan struct{})
+	p.self.Dispatch(func(app.Context) {
+		defer close(done)
+		p.writeDueURL(false)
+	})
+	<-done
 }

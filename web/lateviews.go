@@ -84,7 +84,10 @@ func lateOf(v pageViews) lateViews {
 // page's own context (OnMount sets p.self first).
 func (p *playground) startFollowing() {
 	p.late.follow = newAfterPaint(func() {
-		p.self.Dispatch(func(app.Context) { p.late.released = true })
+		p.self.Dispatch(func(app.Context) {
+			p.writeDueURL(true)
+			p.late.released = true
+		})
 	})
 	p.stops = append(p.stops, func() { p.late.follow.release(); p.late.follow = nil })
 }

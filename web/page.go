@@ -28,6 +28,7 @@ type playground struct {
 	// the address bar waits for the drag to end (apply.go).
 	dragged bool
 	addr    *addressBar // writes the address bar after the paint
+	urlDue  bool        // a change's state is not yet in addr (writeDueURL)
 	// reportsHeight: an embed tells its parent its height (embedheight.go).
 	reportsHeight bool
 	stops         []func()
@@ -49,6 +50,8 @@ func (p *playground) OnMount(ctx app.Context) {
 	ctx.Handle(crashAction, p.handleCrash)
 	p.installTestHooks(ctx)
 	p.self = ctx
+	p.addr = newAddressBar(ctx.Page(), p.catchUpURL)
+	p.stops = append(p.stops, p.addr.stop)
 	p.startFollowing()
 	p.ready = true
 	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
@@ -65,9 +68,13 @@ func (p *playground) Render() app.UI {
 	countRender("playground")
 	if p.s.View().Embed {
 		p.late.onScreen = false
+		p.writeDueURL(false)
 		return p.renderEmbed(p.views(true), "page embed")
 	}
 	held := p.holdLate()
+	if !held {
+		p.writeDueURL(false)
+	}
 	v := p.followLater(p.views(!held), held)
 	main := app.Main().ID("playground").Class("page").DataSet("ready", boolText(p.ready))
 	if p.late.held {

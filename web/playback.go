@@ -38,7 +38,7 @@ func (p *playground) tick(ctx app.Context, from int) {
 		if p.s.Tick() {
 			p.tick(ctx, p.s.Current())
 		}
-		p.writeURL(ctx)
+		p.urlDue = true // the render after the tick writes it
 	})
 }
 
