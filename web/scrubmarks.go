@@ -20,7 +20,7 @@ import (
 // new class, the new ones are appended. Replacing the list made the frame
 // parse, style, lay out and paint every mark anew, a cost that grew with
 // the run: with 64 marks on the page a frame that replaced them took
-// 8.2-8.4 ms, one that moved them 5.6-6.3 ms (0.8 ms for an empty frame).
+// 8.2-9.0 ms, one that moved them 5.6-6.3 ms (0.8 ms for an empty frame).
 // Any other change renders the list again, as a new generation once it was
 // patched, so that the string go-app holds never names a list it does not
 // show.
