@@ -145,10 +145,21 @@ func (s *Session) runQuery() string {
 }
 
 // Linkable reports whether the run fits in a permalink that DecodeLink
-// accepts; a longer run is shared with Export JSON instead.
+// accepts; a longer run is shared with Export JSON instead. A render and
+// the address bar ask it several times a change, so it adds up the widest
+// link's length instead of building the link.
 func (s *Session) Linkable() bool {
 	widest := View{Compare: true, Embed: true, ReadOnly: true}
-	return len(s.ops) <= MaxLinkOps && len(s.Query(widest)) <= MaxQueryBytes
+	return len(s.ops) <= MaxLinkOps && s.queryLen(widest) <= MaxQueryBytes
+}
+
+// queryLen is len(s.Query(view)).
+func (s *Session) queryLen(view View) int {
+	n := len("v="+linkVersion) + 1 + len(s.runQuery())
+	for _, k := range view.keys() {
+		n += 1 + len(k)
+	}
+	return n
 }
 
 // promptHint is SGLang's limit for this engine, in the reader's terms.

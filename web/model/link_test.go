@@ -169,3 +169,17 @@ func TestVersion1LinksOpenWithTheirAllocator(t *testing.T) {
 	_, err = DecodeLink("v=1&alloc=fifo")
 	assert.ErrorContains(t, err, `parameter "alloc" is new in link version 2`)
 }
+
+// Linkable adds up the link's length (queryLen) instead of building it:
+// the sum is the built query's length, for any view and a run of any size.
+func TestQueryLenIsTheQuerysLength(t *testing.T) {
+	s := NewSession()
+	views := []View{{}, {Compare: true, Embed: true, ReadOnly: true}, {Embed: true, Panel: "pool", Theme: "dark"}, {Tour: 3}}
+	require.NoError(t, s.SelectTenant("A"))
+	for n := range 5 {
+		for _, v := range views {
+			assert.Equal(t, len(s.Query(v)), s.queryLen(v), "%d Sends, view %+v", n, v)
+		}
+		require.NoError(t, s.Send())
+	}
+}
