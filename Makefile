@@ -31,15 +31,25 @@ SLIM_SRC := $(shell find cmd/goappslim internal/goappslim -type f -not -name '*_
 build/wasm.mod: go.mod go.sum $(SLIM_SRC)
 	$(GO) run -trimpath ./cmd/goappslim -out build/goapp-wasm -modfile $@
 
-build/app.wasm: $(WASM_SRC) build/wasm.mod
-	GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath -ldflags="-s -w" -o $@ ./wasm
+# Every wasm goes from the linker through cmd/wasmmerge, which writes its
+# ~84,000 data segments as a few: the zeros between them cost brotli almost
+# nothing, their headers ~93 KB (internal/wasmdata). $(call link,FLAGS)
+# builds $@ that way.
+MERGE_SRC := $(shell find cmd/wasmmerge internal/wasmdata internal/wasmbin -name '*.go' -not -name '*_test.go')
+define link
+GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath $(1) -o $(@:.wasm=.linked.wasm) ./wasm
+$(GO) run -trimpath ./cmd/wasmmerge -in $(@:.wasm=.linked.wasm) -out $@
+endef
+
+build/app.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC)
+	$(call link,-ldflags="-s -w")
 
 # make wasm-size: the shipped wasm's function bodies by Go module and
 # package, on stdout and in build/wasm-size.txt (diff it across a change).
 # -s drops the name section the table needs, so it reads a copy linked with
 # -w only: the same code and data (wasmsize checks), plus the names.
-build/app-names.wasm: $(WASM_SRC) build/wasm.mod
-	GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath -ldflags="-w" -o $@ ./wasm
+build/app-names.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC)
+	$(call link,-ldflags="-w")
 
 build/wasm-pkgs.txt: $(WASM_SRC) build/wasm.mod
 	GOOS=js GOARCH=wasm $(GO) list -modfile build/wasm.mod -deps -f '{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}' ./wasm > $@
@@ -49,8 +59,8 @@ wasm-size: build/app.wasm build/app-names.wasm build/wasm-pkgs.txt
 
 # The browser tests' second site: the same app built with -tags testhooks
 # (web/hooks_testhooks.go: a panic trigger, render counts), never shipped.
-build/app-testhooks.wasm: $(WASM_SRC) build/wasm.mod
-	GOOS=js GOARCH=wasm $(GO) build -tags testhooks -modfile build/wasm.mod -trimpath -ldflags="-s -w" -o $@ ./wasm
+build/app-testhooks.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC)
+	$(call link,-tags testhooks -ldflags="-s -w")
 
 build/site-testhooks/index.html: build/app-testhooks.wasm $(STATIC) $(GEN_SRC) $(WASM_SRC)
 	$(GO) run -trimpath ./cmd/gensite -out build/site-testhooks -wasm build/app-testhooks.wasm -static static -br-large-q 1

@@ -8,6 +8,8 @@ package wasmsize
 import (
 	"errors"
 	"fmt"
+
+	"kvleak/internal/wasmbin"
 )
 
 // Section is one top-level section of a module.
@@ -50,26 +52,20 @@ var standardNames = map[byte]string{
 // it is a measuring tool, not a validator.
 func Parse(b []byte) (Module, error) {
 	var m Module
-	if len(b) < 8 || string(b[:4]) != "\x00asm" || string(b[4:8]) != "\x01\x00\x00\x00" {
-		return m, errors.New("not a wasm module (version 1)")
+	sections, err := wasmbin.Sections(b)
+	if err != nil {
+		return m, err
 	}
-	r := &reader{b: b, off: 8}
 	imported := 0
 	var bodies []int
 	names := map[int]string{}
-	for r.off < len(r.b) {
-		id := r.byte()
-		size := r.uleb()
-		if r.err != nil || size > uint64(len(r.b)-r.off) {
-			return m, fmt.Errorf("section at offset %d: truncated", r.off)
-		}
-		payload := &reader{b: r.b[:r.off+int(size)], off: r.off}
-		r.off += int(size)
-		s := Section{ID: id, Name: standardNames[id], Size: int(size)}
+	for _, sec := range sections {
+		payload := &wasmbin.Reader{B: sec.Payload}
+		s := Section{ID: sec.ID, Name: standardNames[sec.ID], Size: len(sec.Payload)}
 		var err error
-		switch id {
+		switch sec.ID {
 		case 0:
-			s.Name = payload.name()
+			s.Name = payload.Name()
 			if s.Name == "name" {
 				err = readNames(payload, names)
 			}
@@ -79,7 +75,7 @@ func Parse(b []byte) (Module, error) {
 			bodies, err = readBodies(payload)
 		}
 		if err == nil {
-			err = payload.err
+			err = payload.Err
 		}
 		if err != nil {
 			return m, fmt.Errorf("%s section: %w", s.Name, err)
@@ -95,68 +91,68 @@ func Parse(b []byte) (Module, error) {
 
 // countFuncImports counts the imported functions, which come first in
 // the function index space that the name section uses.
-func countFuncImports(r *reader) (int, error) {
+func countFuncImports(r *wasmbin.Reader) (int, error) {
 	n := 0
-	for range r.count() {
-		r.name()
-		r.name()
-		switch kind := r.byte(); kind {
+	for range r.Count() {
+		r.Name()
+		r.Name()
+		switch kind := r.Byte(); kind {
 		case 0: // func: type index
-			r.uleb()
+			r.ULEB()
 			n++
 		case 1: // table: reftype, limits
-			r.byte()
-			r.limits()
+			r.Byte()
+			r.Limits()
 		case 2: // memory: limits
-			r.limits()
+			r.Limits()
 		case 3: // global: valtype, mutability
-			r.byte()
-			r.byte()
+			r.Byte()
+			r.Byte()
 		default:
 			return 0, fmt.Errorf("import kind %d", kind)
 		}
-		if r.err != nil {
-			return 0, r.err
+		if r.Err != nil {
+			return 0, r.Err
 		}
 	}
-	return n, r.err
+	return n, r.Err
 }
 
-func readBodies(r *reader) ([]int, error) {
-	n := r.count()
+func readBodies(r *wasmbin.Reader) ([]int, error) {
+	n := r.Count()
 	sizes := make([]int, 0, n)
 	for range n {
-		start := r.off
-		size := r.uleb()
-		if r.err != nil || size > uint64(len(r.b)-r.off) {
+		start := r.Off
+		size := r.ULEB()
+		if r.Err != nil || size > uint64(len(r.B)-r.Off) {
 			return nil, errors.New("truncated function body")
 		}
-		r.off += int(size)
-		sizes = append(sizes, r.off-start)
+		r.Off += int(size)
+		sizes = append(sizes, r.Off-start)
 	}
-	return sizes, r.err
+	return sizes, r.Err
 }
 
 // readNames reads the function-name subsection (id 1) into names.
-func readNames(r *reader, names map[int]string) error {
-	for r.off < len(r.b) && r.err == nil {
-		id := r.byte()
-		size := r.uleb()
-		if r.err != nil || size > uint64(len(r.b)-r.off) {
+func readNames(r *wasmbin.Reader, names map[int]string) error {
+	for r.Off < len(r.B) && r.Err == nil {
+		id := r.Byte()
+		size := r.ULEB()
+		if r.Err != nil || size > uint64(len(r.B)-r.Off) {
 			return errors.New("truncated name subsection")
 		}
-		end := r.off + int(size)
+		end := r.Off + int(size)
 		if id == 1 {
-			sub := &reader{b: r.b[:end], off: r.off}
-			for range sub.count() {
-				idx := sub.uleb()
-				names[int(idx)] = sub.name()
+			sub := &wasmbin.Reader{B: r.B[:end], Off: r.Off}
+			for range sub.Count() {
+				idx := sub.ULEB()
+				names[int(idx)] = sub.Name()
 			}
-			if sub.err != nil {
-				return sub.err
+			if sub.Err != nil {
+				return sub.Err
 			}
 		}
-		r.off = end
+		r.Off = end
 	}
-	return r.err
+	return r.Err
 }
