@@ -36,19 +36,29 @@ build/wasm.mod: go.mod go.sum $(SLIM_SRC)
 # nothing, their headers ~93 KB (internal/wasmdata). $(call link,FLAGS)
 # builds $@ that way.
 MERGE_SRC := $(shell find cmd/wasmmerge internal/wasmdata internal/wasmbin -name '*.go' -not -name '*_test.go')
+#
+# The wasm is compiled without inlining, except in the runtime: the inline
+# tables and call-site data in pclntab compress badly (91 KB of brotli),
+# while a Send or Step measured no slower; inlining off in the runtime too
+# (allocation, maps, write barriers) cost a third more CPU (see README).
+WASM_GCFLAGS := -gcflags=all=-l -gcflags=runtime= -gcflags=internal/runtime/...=
+# Rewritten only when the flags change, so new flags relink every wasm.
+build/wasm-flags: FORCE
+	@mkdir -p build
+	@echo "$(WASM_GCFLAGS)" | cmp -s - $@ || echo "$(WASM_GCFLAGS)" > $@
 define link
-GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath $(1) -o $(@:.wasm=.linked.wasm) ./wasm
+GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath $(WASM_GCFLAGS) $(1) -o $(@:.wasm=.linked.wasm) ./wasm
 $(GO) run -trimpath ./cmd/wasmmerge -in $(@:.wasm=.linked.wasm) -out $@
 endef
 
-build/app.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC)
+build/app.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC) build/wasm-flags
 	$(call link,-ldflags="-s -w")
 
 # make wasm-size: the shipped wasm's function bodies by Go module and
 # package, on stdout and in build/wasm-size.txt (diff it across a change).
 # -s drops the name section the table needs, so it reads a copy linked with
 # -w only: the same code and data (wasmsize checks), plus the names.
-build/app-names.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC)
+build/app-names.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC) build/wasm-flags
 	$(call link,-ldflags="-w")
 
 build/wasm-pkgs.txt: $(WASM_SRC) build/wasm.mod
@@ -59,7 +69,7 @@ wasm-size: build/app.wasm build/app-names.wasm build/wasm-pkgs.txt
 
 # The browser tests' second site: the same app built with -tags testhooks
 # (web/hooks_testhooks.go: a panic trigger, render counts), never shipped.
-build/app-testhooks.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC)
+build/app-testhooks.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC) build/wasm-flags
 	$(call link,-tags testhooks -ldflags="-s -w")
 
 build/site-testhooks/index.html: build/app-testhooks.wasm $(STATIC) $(GEN_SRC) $(WASM_SRC)
