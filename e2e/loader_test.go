@@ -57,3 +57,59 @@ func TestTheLoaderIsStillWhileTheWasmLoads(t *testing.T) {
 	assert.False(t, run(b, chromedp.Evaluate[bool](`document.getElementById("app-wasm-loader") !== null`)),
 		"the badge is gone once the app runs")
 }
+
+// watchStart runs before the page's own scripts: it counts the page's
+// requests to compile a wasm and notes the document's readyState at the
+// first.
+const watchStart = `window.__start = { compileState: null, compiles: 0 };
+const compileStreaming = WebAssembly.compileStreaming;
+WebAssembly.compileStreaming = function (...args) {
+  window.__start.compiles++;
+  if (window.__start.compileState === null) window.__start.compileState = document.readyState;
+  return compileStreaming.apply(this, args);
+};`
+
+// startWatch is what watchStart noted.
+type startWatch struct {
+	CompileState string `json:"compileState"`
+	Compiles     int    `json:"compiles"`
+}
+
+// TestTheWasmCompilesWhileThePageIsParsed: the head's script hands the
+// wasm to the compiler while the parser is still in the document, and
+// app.js instantiates that module: one download, one compile, on the first
+// visit and on a repeat visit through the service worker
+// (internal/sitegen/preload.go, appjs.go). With ?wasm=false, as for
+// crawlers, nothing is compiled.
+func TestTheWasmCompilesWhileThePageIsParsed(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	_, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: watchStart})
+	require.NoError(t, err)
+	wasmRequests := `performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/web/app.wasm")).length`
+	compiled := `window.kvleakWasm.then((m) => m instanceof WebAssembly.Module)`
+
+	b.Open(site + "?" + demoQuery)
+	for i, visit := range []string{"first visit", "repeat visit"} {
+		if i > 0 {
+			b.Do(chromedp.Reload())
+			b.WaitReady()
+		}
+		seen := run(b, chromedp.Evaluate[startWatch](`window.__start`))
+		assert.Equal(t, "loading", seen.CompileState, "%s: the document's state when the compile began", visit)
+		assert.Equal(t, 1, seen.Compiles, "%s: compiles asked for", visit)
+		assert.True(t, run(b, chromedp.Evaluate[bool](compiled, chromedp.EvalAwaitPromise)),
+			"%s: window.kvleakWasm holds the compiled module", visit)
+		assert.Equal(t, 1, run(b, chromedp.Evaluate[int](wasmRequests)), "%s: requests for app.wasm", visit)
+	}
+
+	b.Do(chromedp.Navigate(site + "?wasm=false"))
+	run(b, chromedp.Poll[bool](`document.readyState === "complete" && !document.getElementById("app-wasm-loader")`,
+		chromedp.WithPollingTimeout(readyTimeout)))
+	seen := run(b, chromedp.Evaluate[startWatch](`window.__start`))
+	assert.Zero(t, seen.Compiles, "compiles asked for with ?wasm=false")
+	assert.True(t, run(b, chromedp.Evaluate[bool](`window.kvleakWasm === null`)))
+	assert.Equal(t, "false", run(b, chromedp.Evaluate[string](`document.getElementById("playground").dataset.ready`)),
+		"the app did not start")
+}

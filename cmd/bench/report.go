@@ -133,8 +133,8 @@ func loadMetrics(suffix string, v func(r runResult) visit) []metric {
 		{"fcp_" + suffix + "_ms", "first contentful paint", "ms", func(r runResult) float64 { return orNaN(v(r).Times.FCP) }},
 		{"wasm_request_" + suffix + "_ms", "app.wasm request starts (resource timing)", "ms", func(r runResult) float64 { return orNaN(v(r).Times.WasmRequest) }},
 		{"wasm_response_end_" + suffix + "_ms", "app.wasm last byte", "ms", func(r runResult) float64 { return orNaN(v(r).Times.WasmResponseEnd) }},
-		{"wasm_start_" + suffix + "_ms", "app.js calls instantiateStreaming", "ms", func(r runResult) float64 { return orNaN(v(r).Times.InstStart) }},
-		{"wasm_instantiated_" + suffix + "_ms", "app.wasm downloaded + compiled", "ms", func(r runResult) float64 { return orNaN(v(r).Times.InstEnd) }},
+		{"wasm_start_" + suffix + "_ms", "the page asks to compile app.wasm", "ms", func(r runResult) float64 { return orNaN(v(r).Times.InstStart) }},
+		{"wasm_instantiated_" + suffix + "_ms", "app.wasm compiled + instantiated", "ms", func(r runResult) float64 { return orNaN(v(r).Times.InstEnd) }},
 		{"interactive_" + suffix + "_ms", "interactive (data-ready appears)", "ms", func(r runResult) float64 { return orNaN(v(r).Times.Ready) }},
 		{"interactive_frame_" + suffix + "_ms", "interactive, next frame", "ms", func(r runResult) float64 { return orNaN(v(r).Times.ReadyFrame) }},
 	}

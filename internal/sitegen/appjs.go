@@ -20,20 +20,43 @@ type appJSEdit struct{ from, to, what string }
 // appJSEdits are the site's edits of go-app's app.js. They are part of the
 // site's Version, so changing one updates installed copies.
 //
-// The wasm fetch: go-app's fetchWithProgress reads the wasm chunk by chunk
-// in JavaScript, re-queues each chunk into a new stream on the main thread
-// and rewrites the loader's percentage, which repaints the page at every
-// frame of the download. The compiler gets fetch's own response instead
-// (with the still loader logo of static/app.css, the main thread of a cold
-// load on the 2-core CI machine was busy about 0.5 s less); the loader then
-// says "Loading…" without a percentage.
+// The wasm: go-app's fetchWithProgress reads the wasm chunk by chunk in
+// JavaScript, re-queues each chunk into a new stream on the main thread and
+// rewrites the loader's percentage, which repaints the page at every frame
+// of the download (with the still loader logo of static/app.css, the main
+// thread of a cold load on the 2-core CI machine was busy about 0.5 s less
+// without it); the loader says "Loading…" without a percentage. And
+// app.js, deferred until the page is parsed, began the compile only then:
+// it now instantiates the module the head's script began compiling
+// (preload.go), and compiles one itself only if that script did not run.
 func appJSEdits(prefix string) []appJSEdit {
 	wasm := strconv.Quote(prefix + "/web/app.wasm")
 	return []appJSEdit{
 		{swFailure, strings.Replace(swFailure, "console.error", "console.warn", 1), "service worker error report"},
-		{"fetchWithProgress(" + wasm + ", showProgress)", "fetch(" + wasm + ")", "wasm fetch"},
+		{`    const wasm = await instantiateStreaming(
+      fetchWithProgress(` + wasm + `, showProgress),
+      go.importObject
+    );
+`, `    const module = await (window.kvleakWasm || WebAssembly.compileStreaming(fetch(` + wasm + `)));
+    const wasm = { instance: await WebAssembly.instantiate(module, go.importObject) };
+`, "wasm fetch and compile"},
+		// Not an edit: the head's script mirrors this check (preload.go), so
+		// a change of it in go-app must fail the build.
+		{canLoadWasm, canLoadWasm, "check for crawlers and ?wasm=false"},
 	}
 }
+
+// canLoadWasm is go-app's test for running the wasm at all.
+const canLoadWasm = `function goappCanLoadWebAssembly() {
+  if (
+    /bot|googlebot|crawler|spider|robot|crawling/i.test(navigator.userAgent)
+  ) {
+    return false;
+  }
+
+  const urlParams = new URLSearchParams(window.location.search);
+  return urlParams.get("wasm") !== "false";
+}`
 
 // editAppJS makes the edits in dir's app.js. Each must match exactly once,
 // so a go-app upgrade that changes the code fails the build instead of

@@ -46,7 +46,7 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 			Maskable: "/web/icon-maskable-512.png",
 		},
 		Styles:     []string{"/web/app.css"},
-		RawHeaders: []string{wasmPreload(prefix)},
+		RawHeaders: wasmHead(prefix),
 		// go-app caches the PNG icons for offline use but not the SVG one,
 		// which is the page's favicon.
 		CacheableResources: []string{"/web/icon.svg"},

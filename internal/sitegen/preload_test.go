@@ -16,11 +16,16 @@ import (
 	"kvleak/internal/server"
 )
 
-var preloadTag = regexp.MustCompile(`<link rel="preload" href="([^"]+)" as="fetch" type="application/wasm" crossorigin="anonymous">`)
+var (
+	preloadTag = regexp.MustCompile(`<link rel="preload" href="([^"]+)" as="fetch" type="application/wasm" crossorigin="anonymous">`)
+	// compileScript is the head's inline script and the URL it compiles.
+	compileScript = regexp.MustCompile(`(?s)<script>window\.kvleakWasm = .*?fetch\("([^"]+)"\).*?WebAssembly\.compileStreaming.*?</script>`)
+)
 
-// The generated page asks for app.wasm early, by the URL app.js fetches,
-// and the real server answers that URL with application/wasm in every
-// encoding, which instantiateStreaming needs to compile while downloading.
+// The generated page asks for app.wasm early and starts compiling it from
+// its head, by the URL app.js falls back to, and the real server answers
+// that URL with application/wasm in every encoding, which compileStreaming
+// needs to compile while downloading.
 func TestWasmPreloadOverHTTP(t *testing.T) {
 	for _, prefix := range []string{"", "/kvleak"} {
 		t.Run("prefix="+prefix, func(t *testing.T) {
@@ -39,9 +44,13 @@ func TestWasmPreloadOverHTTP(t *testing.T) {
 			require.Len(t, m, 1, "one preload of the wasm in <head>")
 			href := m[0][1]
 			assert.Equal(t, prefix+"/web/app.wasm", href)
+			c := compileScript.FindAllStringSubmatch(head, -1)
+			require.Len(t, c, 1, "one script in <head> compiles the wasm")
+			assert.Equal(t, href, c[0][1], "the script compiles what the page preloads")
+			assert.Less(t, strings.Index(head, m[0][0]), strings.Index(head, c[0][0]), "the preload comes first")
 			appJS := get(t, srv.URL+prefix+"/app.js", "identity").body
-			assert.Contains(t, appJS, `fetch("`+href+`")`, "the URL app.js fetches")
-			assert.Contains(t, appJS, "WebAssembly.instantiateStreaming", "compiled as it downloads")
+			assert.Contains(t, appJS, "await (window.kvleakWasm || WebAssembly.compileStreaming(fetch(\""+href+"\")))",
+				"app.js instantiates the head's module, or compiles the same URL")
 
 			for enc, twin := range map[string]string{"br": ".br", "gzip": ".gz", "identity": ""} {
 				res := get(t, srv.URL+href, enc)

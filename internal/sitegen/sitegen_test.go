@@ -108,9 +108,8 @@ func TestGenerate(t *testing.T) {
 	assert.Contains(t, appJS, `goappWasmContentLength = "`+strconv.Itoa(len(fakeWasm))+`"`)
 	assert.Contains(t, appJS, `console.warn("goapp service worker registration failed: ", err)`)
 	assert.NotContains(t, appJS, swFailure)
-	assert.Contains(t, appJS, `instantiateStreaming(
-      fetch("/web/app.wasm"),`, "the compiler gets fetch's own response")
 	assert.NotContains(t, appJS, `fetchWithProgress("`, "no JavaScript stream re-queues the wasm")
+	assert.Contains(t, appJS, "WebAssembly.instantiate(module, go.importObject)", "app.js instantiates a compiled module")
 
 	info, err := os.Stat(out)
 	require.NoError(t, err)

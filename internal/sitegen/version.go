@@ -12,9 +12,10 @@ import (
 
 // Version is a content hash of everything that ends up in the site: the
 // wasm, every static file (path and bytes), the prefix, the domain, the
-// page metadata and the edits of go-app's app.js. go-app treats a new
-// version as an update, so a rebuild with no change must give the same one
-// (a timestamp would nag users needlessly).
+// page metadata, the edits of go-app's app.js and the wasm tags of the
+// head (preload.go). go-app treats a new version as an update, so a
+// rebuild with no change must give the same one (a timestamp would nag
+// users needlessly).
 func Version(wasm []byte, staticDir, prefix, domain string) (string, error) {
 	return version(wasm, staticDir, prefix, domain, appJSEdits(prefix))
 }
@@ -24,6 +25,9 @@ func version(wasm []byte, staticDir, prefix, domain string, edits []appJSEdit) (
 	for _, e := range edits {
 		field(h, []byte(e.from))
 		field(h, []byte(e.to))
+	}
+	for _, tag := range wasmHead(prefix) {
+		field(h, []byte(tag))
 	}
 	field(h, []byte("wasm"))
 	field(h, wasm)

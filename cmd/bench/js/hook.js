@@ -4,8 +4,9 @@
 //   ready       performance.now() when #playground[data-ready="true"]
 //               appears (the wasm app mounted: controls respond)
 //   readyFrame  the animation frame after that
-//   instStart, instEnd  around WebAssembly.instantiate(Streaming): fetch
-//               plus compile plus instantiate of app.wasm
+//   instStart   when the page asks for app.wasm to be compiled (the
+//               head's script, or app.js without it)
+//   instEnd     when its instance is made: fetch, compile, instantiate
 //   instance    the wasm instance, whose exports.mem is Go's linear memory
 // go-app keeps `go` and the instance in local variables of app.js, so
 // wrapping the WebAssembly entry points is the only way to reach them.
@@ -14,18 +15,23 @@
   const B = (window.__bench = {
     ready: null, readyFrame: null, instStart: null, instEnd: null, instance: null,
   });
-  const wrap = (orig) =>
+  const wrap = (orig, instantiates) =>
     async function (...args) {
       if (B.instStart === null) B.instStart = performance.now();
       const r = await orig.apply(this, args);
-      B.instEnd = performance.now();
-      B.instance = r.instance || r;
+      if (instantiates) {
+        B.instEnd = performance.now();
+        B.instance = r.instance || r;
+      }
       return r;
     };
-  if (WebAssembly.instantiateStreaming) {
-    WebAssembly.instantiateStreaming = wrap(WebAssembly.instantiateStreaming);
+  for (const name of ["compileStreaming", "compile"]) {
+    if (WebAssembly[name]) WebAssembly[name] = wrap(WebAssembly[name], false);
   }
-  WebAssembly.instantiate = wrap(WebAssembly.instantiate);
+  if (WebAssembly.instantiateStreaming) {
+    WebAssembly.instantiateStreaming = wrap(WebAssembly.instantiateStreaming, true);
+  }
+  WebAssembly.instantiate = wrap(WebAssembly.instantiate, true);
 
   const check = () => {
     if (!document.querySelector('#playground[data-ready="true"]')) return false;

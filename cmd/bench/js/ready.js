@@ -13,8 +13,8 @@ async (timeoutMs) => {
   }
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
   const nav = performance.getEntriesByType("navigation")[0] || {};
-  // The wasm's own request: with the page's preload hint it starts before
-  // app.js calls instantiateStreaming (instStart).
+  // The wasm's own request: with the page's preload hint it can start
+  // before the head's script asks to compile it (instStart).
   const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/web/app.wasm")) || {};
   return {
     fcp: fcp ? fcp.startTime : -1,
