@@ -45,9 +45,7 @@ type loaderWatch struct {
 func TestTheLoaderIsStillWhileTheWasmLoads(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
-	_, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument,
-		page.AddScriptToEvaluateOnNewDocumentParams{Source: watchLoader})
-	require.NoError(t, err)
+	b.beforePageScripts(watchLoader)
 	b.Open(site + "?" + demoQuery)
 
 	seen := run(b, chromedp.Evaluate[loaderWatch](`window.__loader`))
@@ -84,9 +82,7 @@ type startWatch struct {
 func TestTheWasmCompilesWhileThePageIsParsed(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
-	_, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument,
-		page.AddScriptToEvaluateOnNewDocumentParams{Source: watchStart})
-	require.NoError(t, err)
+	b.beforePageScripts(watchStart)
 	wasmRequests := `performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/web/app.wasm")).length`
 	compiled := `window.kvleakWasm.then((m) => m instanceof WebAssembly.Module)`
 
@@ -112,4 +108,13 @@ func TestTheWasmCompilesWhileThePageIsParsed(t *testing.T) {
 	assert.True(t, run(b, chromedp.Evaluate[bool](`window.kvleakWasm === null`)))
 	assert.Equal(t, "false", run(b, chromedp.Evaluate[string](`document.getElementById("playground").dataset.ready`)),
 		"the app did not start")
+}
+
+// beforePageScripts has every document the tab opens from now on run src
+// before its own scripts.
+func (b *browser) beforePageScripts(src string) {
+	b.t.Helper()
+	_, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+	require.NoError(b.t, err)
 }
