@@ -54,7 +54,7 @@ func TestSortedColdAndWarm(t *testing.T) {
 	r = send(t, warm, Request{Tenant: "B", PromptTokens: 40})
 	assert.Equal(t, pg(0, 8), r.ReadPages, "merge_and_sort_free puts page 0 first again")
 	assert.Equal(t, []Leak{{Tenant: "A", Pages: 7}}, r.Leaks)
-	assert.Contains(t, eventsOf(warm.Events(), 3)[3].Text, "merge_and_sort_free")
+	assert.Contains(t, eventsOf(warm.Log().Copy(), 3)[3].Text, "merge_and_sort_free")
 }
 
 // The paged allocator prepends the freed pages in ascending page order

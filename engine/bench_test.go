@@ -94,7 +94,7 @@ func BenchmarkSnapshotAt(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	step := len(e.Events()) / 2
+	step := e.Log().Len() / 2
 	b.Run("first", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -44,7 +44,7 @@ func (f *flight) cancelled(at Stage) bool {
 		e.emit(f.r, StageRelease, HalfDecode, f.r.slot, fmt.Sprintf(
 			"Decode aborts its half and defers the release of %s (deferred KV release): it sends ABORT to prefill for bootstrap_room %d and holds the pages until prefill answers ABORT_ACK, so that a transfer still in flight cannot land in pages handed to another request.",
 			f.r.slot, f.r.id))
-		f.r.deferStep = len(e.events)
+		f.r.deferStep = e.log.Len()
 	case !held:
 		e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
 			"The prefill half keeps bootstrap_room %d open with no decode peer; its bootstrap fails (KVPoll.Failed) and it cleans up alone. No page was reserved.", f.r.id)).Poll = PollFailed
@@ -58,7 +58,7 @@ func (f *flight) cancelled(at Stage) bool {
 func (f *flight) respondCancelled() {
 	f.e.emit(f.r, StageResponse, HalfRouter, nil, fmt.Sprintf(
 		"No response: tenant %s's client went away (logged as %d, the simulation's code for a closed request).", f.resp.Tenant, f.resp.Status))
-	f.resp.Step = len(f.e.events)
+	f.resp.Step = f.e.log.Len()
 }
 
 // respondGhost ends a request whose client left while nothing retired it:
@@ -69,5 +69,5 @@ func (f *flight) respondGhost() {
 	f.e.emit(f.r, StageResponse, HalfRouter, nil, fmt.Sprintf(
 		"No response: tenant %s's client went away at %s, yet the engine ran the whole request for nobody — %s %s reserved, %s written, %s read (logged as %d).",
 		f.resp.Tenant, f.resp.CancelledAt, th(f.resp.Allocated), plural(f.resp.Allocated, "page", "pages"), th(f.written.Len()), th(f.resp.ReadPages.Len()), f.resp.Status))
-	f.resp.Step = len(f.e.events)
+	f.resp.Step = f.e.log.Len()
 }

@@ -87,7 +87,7 @@ func TestIntakeLimitEdges(t *testing.T) {
 			e := newEngine(t, tc.cfg)
 			resp := send(t, e, Request{Tenant: "A", PromptTokens: tc.tokens})
 			assert.Equal(t, tc.path, resp.Path)
-			assert.Contains(t, e.Events()[0].Text, tc.quote)
+			assert.Contains(t, e.Log().At(0).Text, tc.quote)
 			switch tc.path {
 			case PathNormal:
 				assert.Equal(t, 200, resp.Status)

@@ -63,7 +63,7 @@ func TestCellsCoverTheRange(t *testing.T) {
 	}
 	require.True(t, e.Responses()[3].Leaked())
 	snaps := []*Snapshot{e.Snapshot()}
-	for _, step := range []int{0, 5, len(e.Events()) / 2} {
+	for _, step := range []int{0, 5, e.Log().Len() / 2} {
 		s, err := e.SnapshotAt(step)
 		require.NoError(t, err)
 		snaps = append(snaps, s)

@@ -44,7 +44,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	back, f, err := ImportRun(data)
 	require.NoError(t, err)
-	assert.Equal(t, e.Events(), back.Events())
+	assert.Equal(t, e.Log().Copy(), back.Log().Copy())
 	assert.Equal(t, e.Metrics(), back.Metrics())
 	assert.Equal(t, ops, f.Ops)
 }

@@ -21,7 +21,7 @@ func (f *flight) prealloc() bool {
 			f.e.emit(f.r, StageDecodePrealloc, HalfDecode, nil, fmt.Sprintf(
 				"%sDecodePreallocQueue cannot reserve the slot yet — %s. The request stays in the queue and is retried when pages are released.",
 				mergeNote(merged), err)).Poll = PollBootstrapping
-			f.resp.Step = len(f.e.events) // "waiting" is what it shows from here on, not before
+			f.resp.Step = f.e.log.Len() // "waiting" is what it shows from here on, not before
 		}
 		return false
 	}
@@ -123,7 +123,7 @@ func (f *flight) running() bool {
 		return false
 	}
 	f.e.readInto(&f.resp, read, f.r)
-	f.resp.ReadStep = len(f.e.events) + 1
+	f.resp.ReadStep = f.e.log.Len() + 1
 	f.e.emit(f.r, StageDecodeRunning, HalfDecode, read, fmt.Sprintf(
 		"The running batch attends over %s %s: %s.", th(read.Len()), plural(read.Len(), "page", "pages"), f.e.provenance(f.resp)))
 	return true

@@ -39,15 +39,15 @@ func TestDeterminism(t *testing.T) {
 			require.NoError(t, err)
 			b, err := Replay(run.cfg, run.ops)
 			require.NoError(t, err)
-			require.Equal(t, a.Events(), b.Events())
+			require.Equal(t, a.Log().Copy(), b.Log().Copy())
 			require.Equal(t, a.Responses(), b.Responses())
 			require.Equal(t, a.Metrics(), b.Metrics())
 			require.Equal(t, a.Tenants(), b.Tenants())
 			require.Equal(t, a.Lingering(), b.Lingering())
 			require.Equal(t, a.pool, b.pool)
-			ja, err := json.Marshal(a.Events())
+			ja, err := json.Marshal(a.Log().Copy())
 			require.NoError(t, err)
-			jb, _ := json.Marshal(b.Events())
+			jb, _ := json.Marshal(b.Log().Copy())
 			assert.JSONEq(t, string(ja), string(jb))
 		})
 	}
@@ -74,7 +74,7 @@ func TestReplayFromJSON(t *testing.T) {
 	require.NoError(t, err)
 	b, err := Replay(back.Config, back.Ops)
 	require.NoError(t, err)
-	assert.Equal(t, a.Events(), b.Events())
+	assert.Equal(t, a.Log().Copy(), b.Log().Copy())
 	assert.Equal(t, a.Metrics(), b.Metrics())
 }
 

@@ -144,7 +144,7 @@ func TestDoorErroredReadsReservedPages(t *testing.T) {
 	assert.Equal(t, pg(0, 3), r.ReadPages)
 	assert.True(t, r.FailedUnseen)
 	assert.True(t, r.WrongStatus)
-	assert.Equal(t, "HTTP 200 to tenant B carrying 3 pages of tenant A: a leak.", e.Events()[r.Step-1].Text)
+	assert.Equal(t, "HTTP 200 to tenant B carrying 3 pages of tenant A: a leak.", e.Log().At(r.Step-1).Text)
 }
 
 func TestDoorPresets(t *testing.T) {

@@ -9,8 +9,8 @@ type Engine struct {
 	reqs      []*record // request n is reqs[n-1]
 	tenants   []string  // in order of first appearance
 	reqTenant []uint8   // tenant index of request n at n-1, for fast page scans
-	events    []Event
-	responses []Response
+	log       Log
+	responses chunks[Response] // see respChunk
 	m         counters
 	// legacyLimit replays a run under the prompt limit it was made with
 	// before SGLang's rule (see LimitChanges).
@@ -23,6 +23,9 @@ type Engine struct {
 	prints []prints
 	// scan is the pool at the step SnapshotAt last built.
 	scan scanTable
+	// texts holds recent texts of the log and of the pages, so that what
+	// many requests repeat is kept once, not once per request (see share).
+	texts map[string]string
 }
 
 // record is the engine's own state of one request.
@@ -60,19 +63,32 @@ func New(cfg Config) (*Engine, error) {
 // Config returns the engine's configuration.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Events returns the log, oldest first. The slice must not be modified.
-func (e *Engine) Events() []Event { return e.events }
+// Log is the log as it is now, oldest first.
+func (e *Engine) Log() Log { return e.log }
 
-// Responses returns every response, oldest first. Do not modify it.
-func (e *Engine) Responses() []Response { return e.responses }
+// respChunk is how many responses one block holds (about 150 KB; see
+// chunks).
+const respChunk = 512
 
-// LastResponse returns the newest response, if any.
-func (e *Engine) LastResponse() (Response, bool) {
-	if len(e.responses) == 0 {
+// response is the response to request i+1, in place.
+func (e *Engine) response(i int) *Response { return e.responses.at(i, respChunk) }
+
+// Responses returns a copy of every response, oldest first: for an
+// export or a test; Response reads one.
+func (e *Engine) Responses() []Response {
+	return e.responses.copyTo(make([]Response, 0, e.responses.len), e.responses.len, respChunk)
+}
+
+// Response returns the response to request id, if it was sent.
+func (e *Engine) Response(id int) (Response, bool) {
+	if id < 1 || id > e.responses.len {
 		return Response{}, false
 	}
-	return e.responses[len(e.responses)-1], true
+	return *e.response(id - 1), true
 }
+
+// LastResponse returns the newest response, if any.
+func (e *Engine) LastResponse() (Response, bool) { return e.Response(e.responses.len) }
 
 // Tenants lists the tenants seen so far, in order of first appearance.
 func (e *Engine) Tenants() []string { return e.tenants }
@@ -83,6 +99,28 @@ func (e *Engine) TenantOf(id int) string {
 		return ""
 	}
 	return e.tenants[e.reqs[id-1].tenant]
+}
+
+// sharedTexts bounds the texts share remembers: enough for every sentence
+// a run of similar requests repeats, few enough to cost little when each
+// text is new (it then forgets them all and starts again).
+const sharedTexts = 512
+
+// share returns an equal text the engine already holds, if a recent event
+// or request had the same, else text itself. A session's requests mostly repeat
+// themselves, and the log is what grows with them: about half of its
+// bytes are texts, and without sharing, each repetition is a new copy.
+func (e *Engine) share(text string) string {
+	if t, ok := e.texts[text]; ok {
+		return t
+	}
+	if e.texts == nil {
+		e.texts = make(map[string]string, sharedTexts)
+	} else if len(e.texts) >= sharedTexts {
+		clear(e.texts)
+	}
+	e.texts[text] = text
+	return text
 }
 
 func (e *Engine) tenantIndex(name string) (int, error) {
@@ -100,13 +138,12 @@ func (e *Engine) tenantIndex(name string) (int, error) {
 
 // emit appends an event to the log with the mutations that pool calls
 // returned for it, so that Snapshot replays exactly what the run did.
-// The returned event is valid until the next emit, to set Poll or Victim.
+// The returned event is the one in the log, for the caller to set Poll or Victim.
 func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) *Event {
-	ev := Event{Step: len(e.events) + 1, Stage: stage, Half: half, Pages: pages, Text: text, muts: muts}
+	ev := Event{Step: e.log.Len() + 1, Stage: stage, Half: half, Pages: pages, Text: e.share(text), muts: muts}
 	if r != nil {
 		ev.Request = int(r.id)
 		ev.Tenant = e.tenants[r.tenant]
 	}
-	e.events = append(e.events, ev)
-	return &e.events[len(e.events)-1]
+	return e.log.add(ev)
 }

@@ -34,7 +34,7 @@ type RunFile struct {
 func (e *Engine) Export(ops []Op) RunFile {
 	return RunFile{
 		Schema: RunFileSchema, Version: RunFileVersion, Config: e.cfg, Ops: ops,
-		Events: e.events, Responses: e.responses, Metrics: e.Metrics(), Capacity: e.cfg.Capacity(),
+		Events: e.log.Copy(), Responses: e.Responses(), Metrics: e.Metrics(), Capacity: e.cfg.Capacity(),
 	}
 }
 

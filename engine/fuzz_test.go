@@ -405,7 +405,7 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 	// the late writer's KV; otherwise a page the request wrote is its own,
 	// and any other still holds what it held before the send.
 	late := map[int]string{}
-	for _, ev := range e.Events() {
+	for _, ev := range e.Log().Copy() {
 		if ev.Victim == resp.Request {
 			ev.Pages.Each(func(id int) bool { late[id] = ev.Tenant; return true })
 		}

@@ -103,7 +103,7 @@ type state struct {
 
 func capture(e *Engine) state {
 	return state{
-		Events:    append([]Event(nil), e.Events()...),
+		Events:    e.Log().Copy(),
 		Responses: append([]Response(nil), e.Responses()...),
 		Metrics:   e.Metrics(),
 		Tenants:   append([]string(nil), e.Tenants()...),

@@ -18,7 +18,7 @@ func (f *flight) intake() bool {
 	case overEngine:
 		f.resp.Path = PathPlaceholder
 		f.tokens = 1
-		f.r.text, f.r.content = pageText(f.r.req.Tenant, PlaceholderContent), PlaceholderContent
+		f.r.text, f.r.content = f.e.share(pageText(f.r.req.Tenant, PlaceholderContent)), PlaceholderContent
 		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
 			"validate_input_length: %s tokens is at least max_req_input_len %s (%s): “%s” set_finish_with_abort: the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
 			th(n), th(cfg.MaxReqInputLen()), limitWords(cfg), inputLengthMessage(n, cfg.MaxReqInputLen())))

@@ -70,8 +70,8 @@ type LaunchResult struct {
 // requests are not in the run has Ran false.
 func (e *Engine) LaunchResults() []LaunchResult {
 	last := map[string]*Response{}
-	for i := range e.responses {
-		r := &e.responses[i]
+	for i := range e.responses.len {
+		r := e.response(i)
 		last[r.Tenant] = r
 	}
 	return []LaunchResult{e.gradeStatus(last[LaunchStatusTenant]), e.gradeCanary(last[CanaryTenant1], last[CanaryTenant2]), e.gradeCapacity(last[LaunchProbeTenant])}

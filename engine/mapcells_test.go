@@ -31,7 +31,7 @@ func TestCellsFromMapMatchesCells(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, name := range slices.Sorted(maps.Keys(engines)) { // one order: the same cases each run
 		e := engines[name]
-		steps := len(e.Events())
+		steps := e.Log().Len()
 		for _, step := range []int{0, steps / 3, steps / 2, steps - 1, steps} {
 			s, err := e.SnapshotAt(max(0, step))
 			require.NoError(t, err)

@@ -36,7 +36,7 @@ func TestEachPartStopsTheLeak(t *testing.T) {
 			assert.Equal(t, tc.mode == Vulnerable, r.Leaked())
 			assert.Equal(t, tc.mode == Vulnerable, r.WrongStatus)
 			var last Stage
-			for _, ev := range eventsOf(e.Events(), 2) {
+			for _, ev := range eventsOf(e.Log().Copy(), 2) {
 				if ev.Stage != StageResponse && ev.Stage != StageRelease {
 					last = ev.Stage
 				}

@@ -67,8 +67,8 @@ func (s *Snapshot) PageMapSince(dst []byte, prev *Snapshot) (m []byte, changed P
 	}
 	lo, hi := min(prev.step, s.step), max(prev.step, s.step)
 	budget := len(s.holder) / 4
-	for _, ev := range s.e.events[lo:hi] {
-		for _, mu := range ev.muts {
+	for i := lo; i < hi; i++ {
+		for _, mu := range s.e.log.At(i).muts {
 			changed = append(changed, mu.pages...)
 			if budget -= mu.pages.Len(); budget < 0 {
 				return s.PageMap(dst), nil, true

@@ -18,7 +18,7 @@ func TestPageMapAgreesWithPage(t *testing.T) {
 			require.True(t, ok)
 			e, err := Replay(p.Config, p.Ops)
 			require.NoError(t, err)
-			for step := 0; step <= len(e.Events()); step++ {
+			for step := 0; step <= e.Log().Len(); step++ {
 				snap, err := e.SnapshotAt(step)
 				require.NoError(t, err)
 				m := snap.PageMap(nil)
@@ -80,7 +80,7 @@ func TestPageMapSinceIsThePageMap(t *testing.T) {
 		m := prev.PageMap(nil)
 		sawPartial := false
 		for range 60 {
-			s, err := e.SnapshotAt(r.IntN(len(e.Events()) + 1))
+			s, err := e.SnapshotAt(r.IntN(e.Log().Len() + 1))
 			require.NoError(t, err)
 			before := slices.Clone(m)
 			var changed Pages

@@ -123,7 +123,7 @@ func TestPresetDemoFixed(t *testing.T) {
 	assert.Equal(t, "Request 2 from tenant B: HTTP 400. Rejected with 400 before any page was allocated", r2.Announcement())
 	// The retired request creates no sender, receiver or reservation: its
 	// whole log is intake, the door and the 400.
-	events := eventsOf(e.Events(), 2)
+	events := eventsOf(e.Log().Copy(), 2)
 	require.Equal(t, []step{{StageIntake, HalfBoth, nil}, {StageAdmission, HalfBoth, nil}, {StageResponse, HalfAPI, nil}}, steps(events))
 	for _, ev := range events {
 		assert.Empty(t, ev.muts)
@@ -271,7 +271,7 @@ func TestPresetLateWrite(t *testing.T) {
 	assert.Equal(t, 1, e.Metrics().DeferredRelease[OutcomeTimeout])
 	assert.Equal(t, 1, e.Metrics().LateWrites)
 	var victims []int
-	for _, ev := range e.Events() {
+	for _, ev := range e.Log().Copy() {
 		if ev.Victim != 0 {
 			victims = append(victims, ev.Victim)
 			assert.Equal(t, 1, ev.Request, "the late write is A's")

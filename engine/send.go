@@ -17,17 +17,17 @@ func (e *Engine) Send(r Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	rec := &record{id: int32(len(e.reqs) + 1), tenant: ti, req: r, text: pageText(r.Tenant, r.Content), content: pageContent(r.Content)}
+	rec := &record{id: int32(len(e.reqs) + 1), tenant: ti, req: r, text: e.share(pageText(r.Tenant, r.Content)), content: pageContent(r.Content)}
 	e.gatewaySees(ti, r.Content)
 	e.reqs = append(e.reqs, rec)
 	e.reqTenant = append(e.reqTenant, uint8(ti))
 	e.m.requests++
 	f := &flight{e: e, r: rec, tokens: r.PromptTokens}
 	f.resp = Response{Request: int(rec.id), Tenant: r.Tenant, Tokens: r.PromptTokens, Path: PathNormal}
-	rec.resp = len(e.responses)
-	e.responses = append(e.responses, f.resp)
+	rec.resp = e.responses.len
+	e.responses.add(f.resp, respChunk)
 	f.run(0)
-	return e.responses[rec.resp], nil
+	return *e.response(rec.resp), nil
 }
 
 // flight carries one request through the stages.
@@ -72,7 +72,7 @@ func (f *flight) run(from int) {
 		f.respond()
 		f.release("decode (request finished)")
 	}
-	f.e.responses[f.r.resp] = f.resp
+	*f.e.response(f.r.resp) = f.resp
 	if f.waiting {
 		f.r.waiting = f
 		f.e.preallocQueue = append(f.e.preallocQueue, f.r)
@@ -112,12 +112,12 @@ func (f *flight) respond() {
 	}
 	f.e.emit(f.r, StageResponse, HalfDecode, nil, text)
 	f.gatewayInspect()
-	f.resp.Step = len(f.e.events)
+	f.resp.Step = f.e.log.Len()
 }
 
 func (f *flight) respondError() {
 	f.e.emit(f.r, StageResponse, HalfAPI, nil, fmt.Sprintf("HTTP %d to tenant %s: %s", f.resp.Status, f.resp.Tenant, f.resp.Reason))
-	f.resp.Step = len(f.e.events)
+	f.resp.Step = f.e.log.Len()
 }
 
 // release returns the request's slot to the free list, once.

@@ -40,7 +40,7 @@ func (e *Engine) Settle(request int, o Outcome) error {
 	r.linger = nil
 	e.m.deferred[outcomeIndex(o)]++
 	e.releaseSlot(r, fmt.Sprintf("decode (deferred release: %s)", o))
-	e.responses[r.resp].Lingering = false
+	e.response(r.resp).Lingering = false
 	e.retryPrealloc()
 	return nil
 }

@@ -28,14 +28,14 @@ type Snapshot struct {
 
 // Snapshot returns the pool after the latest step.
 func (e *Engine) Snapshot() *Snapshot {
-	return e.newSnapshot(len(e.events), &e.pool.pageTable)
+	return e.newSnapshot(e.log.Len(), &e.pool.pageTable)
 }
 
 // SnapshotAt returns the pool after step (0 is before the first event), a
 // copy: ViewAt's snapshot with its own page table.
 func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 	s, err := e.ViewAt(step)
-	if err != nil || step == len(e.events) {
+	if err != nil || step == e.log.Len() {
 		return s, err
 	}
 	s.holder, s.writer = slices.Clone(s.holder), slices.Clone(s.writer)
@@ -49,10 +49,10 @@ func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 // step costs the pages the steps in between touched, not a replay of the
 // log, nor a copy of the pool (5.4 MB at 681,280 pages).
 func (e *Engine) ViewAt(step int) (*Snapshot, error) {
-	if step < 0 || step > len(e.events) {
-		return nil, fmt.Errorf("step %d: must be between 0 and %d", step, len(e.events))
+	if step < 0 || step > e.log.Len() {
+		return nil, fmt.Errorf("step %d: must be between 0 and %d", step, e.log.Len())
 	}
-	if step == len(e.events) {
+	if step == e.log.Len() {
 		return e.Snapshot(), nil
 	}
 	c := &e.scan
@@ -60,13 +60,13 @@ func (e *Engine) ViewAt(step int) (*Snapshot, error) {
 		c.pageTable, c.step = newPageTable(e.pool.size()), 0
 	}
 	for ; c.step < step; c.step++ {
-		for _, m := range e.events[c.step].muts {
+		for _, m := range e.log.At(c.step).muts {
 			c.redo(m)
 		}
 	}
 	for c.step > step {
 		c.step--
-		muts := e.events[c.step].muts
+		muts := e.log.At(c.step).muts
 		for i := len(muts) - 1; i >= 0; i-- {
 			c.undo(muts[i])
 		}
@@ -82,8 +82,8 @@ type scanTable struct {
 
 func (e *Engine) newSnapshot(step int, t *pageTable) *Snapshot {
 	s := &Snapshot{e: e, step: step, holder: t.holder, writer: t.writer, held: t.held, stale: t.stale, last: -1}
-	for i := len(e.responses) - 1; i >= 0; i-- {
-		if visibleAt(e.responses[i], step) {
+	for i := e.responses.len - 1; i >= 0; i-- {
+		if visibleAt(*e.response(i), step) {
 			s.last = i
 			break
 		}
@@ -115,7 +115,7 @@ func (s *Snapshot) LastResponse() (Response, bool) {
 	if s.last < 0 {
 		return Response{}, false
 	}
-	r := s.e.responses[s.last]
+	r := *s.e.response(s.last)
 	if rec := s.e.reqs[r.Request-1]; rec.deferStep > 0 {
 		r.Lingering = rec.deferStep <= s.step && len(rec.slot) > 0 && s.holder[rec.slot[0].First] == rec.id
 	}
@@ -126,7 +126,7 @@ func (s *Snapshot) leaked() Pages {
 	if s.last < 0 {
 		return nil
 	}
-	return s.e.responses[s.last].LeakedPages
+	return s.e.response(s.last).LeakedPages
 }
 
 // PageInfo is everything the grid's details show about one page.
@@ -157,7 +157,7 @@ func (s *Snapshot) Page(id int) (PageInfo, error) {
 		p.Text = e.reqs[p.Writer-1].text
 	}
 	for i := s.last; i >= 0; i-- {
-		if r := e.responses[i]; r.ReadPages.Contains(id) {
+		if r := e.response(i); r.ReadPages.Contains(id) {
 			p.Reader, p.ReaderTenant = r.Request, r.Tenant
 			break
 		}

@@ -77,7 +77,7 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 	}
 	if info.Holder != 0 {
 		// A slot lingers from the event in which decode defers its release.
-		for _, ev := range e.Events()[:step] {
+		for _, ev := range e.Log().Copy()[:step] {
 			if ev.Request == info.Holder && isDeferral(ev) {
 				info.Lingering = true
 			}
@@ -127,10 +127,10 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			n := e.Metrics().PagesTotal
 			ref := newRefPool(n, e.Config().ScrubOnFree)
-			want := make([][]PageInfo, len(e.Events())+1) // every page at every step
-			for step := 0; step <= len(e.Events()); step++ {
+			want := make([][]PageInfo, e.Log().Len()+1) // every page at every step
+			for step := 0; step <= e.Log().Len(); step++ {
 				if step > 0 {
-					ref.apply(e.Events()[step-1])
+					ref.apply(*e.Log().At(step - 1))
 				}
 				s, err := e.SnapshotAt(step)
 				require.NoError(t, err)
@@ -168,7 +168,7 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 			live := e.Snapshot()
 			for id := range n {
 				a, _ := live.Page(id)
-				assert.Equal(t, refPage(e, ref, len(e.Events()), id), a)
+				assert.Equal(t, refPage(e, ref, e.Log().Len(), id), a)
 			}
 		})
 	}
@@ -196,7 +196,7 @@ func TestSnapshotDemoPageOneStates(t *testing.T) {
 	e := replayPreset(t, "demo")
 	var got []PageState
 	var owners []string
-	for step := 0; step <= len(e.Events()); step++ {
+	for step := 0; step <= e.Log().Len(); step++ {
 		s, err := e.SnapshotAt(step)
 		require.NoError(t, err)
 		p, err := s.Page(1)
@@ -264,7 +264,7 @@ func TestSnapshotLingering(t *testing.T) {
 
 func TestSnapshotBadArguments(t *testing.T) {
 	e := replayPreset(t, "demo")
-	n := len(e.Events())
+	n := e.Log().Len()
 	for _, step := range []int{-1, n + 1, -1 << 62, 1 << 62} {
 		s, err := e.SnapshotAt(step)
 		assert.Nil(t, s)
@@ -309,14 +309,14 @@ func TestPageLingersFromTheDeferEvent(t *testing.T) {
 	e, err := Replay(p.Config, p.Ops)
 	require.NoError(t, err)
 	defer7 := 0
-	for _, ev := range e.Events() {
+	for _, ev := range e.Log().Copy() {
 		if ev.Stage == StageRelease && ev.Request == 1 {
 			defer7 = ev.Step
 			break
 		}
 	}
 	require.NotZero(t, defer7)
-	for step, want := range map[int]bool{defer7 - 1: false, defer7: true, len(e.Events()): true} {
+	for step, want := range map[int]bool{defer7 - 1: false, defer7: true, e.Log().Len(): true} {
 		snap, err := e.SnapshotAt(step)
 		require.NoError(t, err)
 		page, err := snap.Page(0)
@@ -337,7 +337,7 @@ func TestLastResponseLingersAsAtItsStep(t *testing.T) {
 	e, err := Replay(p.Config, p.Ops)
 	require.NoError(t, err)
 	lingering := map[bool]int{}
-	for step := 1; step <= len(e.Events()); step++ {
+	for step := 1; step <= e.Log().Len(); step++ {
 		snap, err := e.SnapshotAt(step)
 		require.NoError(t, err)
 		if r, ok := snap.LastResponse(); ok && r.Request == 1 {
@@ -380,5 +380,5 @@ func TestWaitingResponseShowsFromItsWait(t *testing.T) {
 	last, ok = at.LastResponse()
 	require.True(t, ok)
 	assert.Equal(t, r.Request, last.Request)
-	assert.Equal(t, StageDecodePrealloc, e.Events()[r.Step-1].Stage, "the step of its wait")
+	assert.Equal(t, StageDecodePrealloc, e.Log().At(r.Step-1).Stage, "the step of its wait")
 }

@@ -126,7 +126,7 @@ func TestStageSequences(t *testing.T) {
 			cfg.Mode = tc.mode
 			e := newEngine(t, cfg)
 			resp := send(t, e, tc.req)
-			events := e.Events()
+			events := e.Log().Copy()
 			require.Equal(t, tc.want, steps(events))
 			for i, ev := range events {
 				assert.Equal(t, i+1, ev.Step)
@@ -165,9 +165,9 @@ func textOf(events []Event, stage Stage) string {
 // a reader can look them up.
 func TestEventTextsNameSGLang(t *testing.T) {
 	e := replayPreset(t, "demo")
-	all := textOf(e.Events(), StageIntake) + textOf(e.Events(), StageAdmission) +
-		textOf(e.Events(), StagePrefillTransfer) + textOf(e.Events(), StageDecodeTransfer) +
-		textOf(e.Events(), StageRelease)
+	all := textOf(e.Log().Copy(), StageIntake) + textOf(e.Log().Copy(), StageAdmission) +
+		textOf(e.Log().Copy(), StagePrefillTransfer) + textOf(e.Log().Copy(), StageDecodeTransfer) +
+		textOf(e.Log().Copy(), StageRelease)
 	for _, n := range []string{"validate_input_length", "set_finish_with_abort", "req.finished()",
 		"send_kv_chunk", "KVPoll", "kv_committed_len", "free()"} {
 		assert.Contains(t, all, n)
@@ -177,7 +177,7 @@ func TestEventTextsNameSGLang(t *testing.T) {
 // The running stage names the writer of every page it read.
 func TestDecodeRunningExplainsProvenance(t *testing.T) {
 	e := replayPreset(t, "demo")
-	running := eventsOf(e.Events(), 2)
+	running := eventsOf(e.Log().Copy(), 2)
 	var text string
 	for _, ev := range running {
 		if ev.Stage == StageDecodeRunning {

@@ -13,7 +13,7 @@ import (
 // it and as the pool mutations did it.
 func assertReleasedOnce(t *testing.T, e *Engine) {
 	t.Helper()
-	byEvents, byMuts := freedByEvents(e.Events()), freedByMutations(e.Events())
+	byEvents, byMuts := freedByEvents(e.Log().Copy()), freedByMutations(e.Log().Copy())
 	assert.Equal(t, byEvents, byMuts, "the release events and the pool mutations agree")
 	lingering := map[int]bool{}
 	for _, id := range e.Lingering() {
@@ -148,7 +148,7 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 				}
 
 				router := 0
-				for _, ev := range e.Events() {
+				for _, ev := range e.Log().Copy() {
 					if ev.Stage == StageRouter {
 						router++
 						assert.Contains(t, ev.Text, "The client cancels at "+string(stage))
@@ -180,7 +180,7 @@ func TestTerminalErrored(t *testing.T) {
 		assert.Equal(t, "Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error", resp.Verdict())
 		assert.Equal(t, 1, e.Metrics().Errored)
 		assert.Zero(t, e.Metrics().PagesStale, "nothing was written")
-		assert.Equal(t, PollFailed, eventsOf(e.Events(), 1)[5].Poll)
+		assert.Equal(t, PollFailed, eventsOf(e.Log().Copy(), 1)[5].Poll)
 		assertReleasedOnce(t, e)
 	}
 }
@@ -202,7 +202,7 @@ func TestPreallocWaitsForPages(t *testing.T) {
 	}
 	assert.Equal(t, []int{3, 4}, e.Waiting())
 	assert.Equal(t, 2, e.Metrics().Waiting)
-	wait := eventsOf(e.Events(), 3)[3]
+	wait := eventsOf(e.Log().Copy(), 3)[3]
 	assert.Equal(t, StageDecodePrealloc, wait.Stage)
 	assert.Contains(t, wait.Text, "8 pages needed, 0 free")
 	assert.Equal(t, PollBootstrapping, wait.Poll)
@@ -213,7 +213,7 @@ func TestPreallocWaitsForPages(t *testing.T) {
 	assert.Equal(t, StateFinished, r3.State, "B's request fits the freed slot and runs to its response")
 	assert.Equal(t, 200, r3.Status)
 	assert.Equal(t, []int{4}, e.Waiting(), "C still needs 9 pages; 0 are free")
-	resumed := eventsOf(e.Events(), 3)[4]
+	resumed := eventsOf(e.Log().Copy(), 3)[4]
 	assert.Contains(t, resumed.Text, "Retried from DecodePreallocQueue")
 	assert.Equal(t, PollWaitingForInput, resumed.Poll)
 
@@ -244,10 +244,10 @@ func TestSettle(t *testing.T) {
 			send(t, e, Request{Tenant: "B", PromptTokens: 8})
 			require.Equal(t, []int{1}, e.Lingering())
 			require.True(t, e.Responses()[0].Lingering)
-			n := len(e.Events())
+			n := e.Log().Len()
 
 			require.NoError(t, e.Settle(1, tc.outcome))
-			added := e.Events()[n:]
+			added := e.Log().Copy()[n:]
 			assert.Equal(t, tc.events, steps(added))
 			assert.Contains(t, added[len(added)-1].Text, "deferred release: "+string(tc.outcome))
 			for _, ev := range added {
@@ -289,7 +289,7 @@ func TestSettle(t *testing.T) {
 				assert.Equal(t, []Leak{{Tenant: "A", Pages: 8}}, resp.Leaks)
 				assert.Equal(t, []int{1}, resp.LateWriteFrom)
 				assert.Contains(t, resp.Verdict(), "written late into its own pages by r1's prefill half")
-				late := eventsOf(e.Events(), 1)
+				late := eventsOf(e.Log().Copy(), 1)
 				ev := late[len(late)-1]
 				assert.Equal(t, 3, ev.Victim)
 				assert.Equal(t, pg(0, 8), ev.Pages)
@@ -312,9 +312,9 @@ func TestSettleDrainWritesOnlyThePrompt(t *testing.T) {
 	}{{3, pg(0, 3)}, {20, pg(0, 1)} /* placeholder: one token */} {
 		e := newEngine(t, abortConfig(CancelOneHalf))
 		send(t, e, Request{Tenant: "A", PromptTokens: tc.tokens, CancelAt: StagePrefillForward})
-		n := len(e.Events())
+		n := e.Log().Len()
 		require.NoError(t, e.Settle(1, OutcomeDrained))
-		assert.Equal(t, tc.written, e.Events()[n].Pages)
+		assert.Equal(t, tc.written, e.Log().At(n).Pages)
 		assert.Equal(t, tc.written.Len(), e.Metrics().PagesStale)
 	}
 }

@@ -21,7 +21,7 @@ import (
 type eventLog struct {
 	app.Compo
 
-	IEvents   []engine.Event
+	IEvents   engine.Log
 	ISelected int // the selected step (0: the latest)
 
 	blocks   logBlocks
@@ -120,14 +120,14 @@ func (c *eventLog) OnDismount() {
 
 func newEventLog() *eventLog { return &eventLog{} }
 
-func (c *eventLog) Events(v []engine.Event) *eventLog            { c.IEvents = v; return c }
+func (c *eventLog) Events(v engine.Log) *eventLog                { c.IEvents = v; return c }
 func (c *eventLog) Selected(v int) *eventLog                     { c.ISelected = v; return c }
 func (c *eventLog) OnSelect(fn func(app.Context, int)) *eventLog { c.onSelect = fn; return c }
 
 func (c *eventLog) Render() app.UI {
 	countRender("eventLog")
 	evs := c.IEvents
-	from := model.LogWindowStart(len(evs))
+	from := model.LogWindowStart(evs.Len())
 	marked := c.ISelected // in the blocks on the server; on the rows in the page in the browser
 	if app.IsClient {
 		marked = 0
@@ -136,7 +136,7 @@ func (c *eventLog) Render() app.UI {
 	return app.Section().Class("panel").Aria("labelledby", "log-h").Body(
 		app.H2().ID("log-h").Text("Event log"),
 		app.P().Class("hint").Body(
-			app.Text(fmt.Sprintf("%d events. Select one to see the pool at that step. ", len(evs))),
+			app.Text(fmt.Sprintf("%d events. Select one to see the pool at that step. ", evs.Len())),
 			app.If(c.ISelected > 0, func() app.UI {
 				return app.Button().ID("log-latest").Type("button").Class("link").Text("Back to the latest step").
 					OnClick(safe(func(ctx app.Context, e app.Event) { c.onSelect(ctx, 0) }))

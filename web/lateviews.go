@@ -23,7 +23,7 @@ type lateViews struct {
 	metrics    model.MetricsView
 	prometheus string
 	launch     model.LaunchView
-	events     []engine.Event
+	events     engine.Log
 	selected   int
 }
 

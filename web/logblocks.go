@@ -22,7 +22,7 @@ type logBlocks struct {
 }
 
 type logBlockView struct {
-	first, n int // its events: evs[first : first+n]
+	first, n int // its events: evs.At(first) to evs.At(first+n-1)
 	selected int // the selected step if in the block, else 0
 	html     string
 }
@@ -47,20 +47,20 @@ func logPlacesFrom(start int) int {
 // render is the HTML of the listed events of evs (model.LogWindowStart)
 // with step selected, after the places of the blocks the window has left
 // (logPlacesFrom).
-func (l *logBlocks) render(evs []engine.Event, selected int) []string {
-	start := model.LogWindowStart(len(evs))
+func (l *logBlocks) render(evs engine.Log, selected int) []string {
+	start := model.LogWindowStart(evs.Len())
 	var first *engine.Event
-	if len(evs) > 0 {
-		first = &evs[0]
+	if evs.Len() > 0 {
+		first = evs.At(0)
 	}
-	if l.first != first || l.from+len(l.rows) > len(evs) {
+	if l.first != first || l.from+len(l.rows) > evs.Len() {
 		*l = logBlocks{first: first, from: start}
 	}
 	if l.from < start { // the window moved: drop the rows it left
 		l.rows, l.from = slices.Clone(l.rows[min(start-l.from, len(l.rows)):]), start
 	}
-	for i := l.from + len(l.rows); i < len(evs); i++ {
-		l.rows = append(l.rows, logRowHTML(evs[i], false))
+	for i := l.from + len(l.rows); i < evs.Len(); i++ {
+		l.rows = append(l.rows, logRowHTML(evs.At(i), false))
 	}
 	kept := l.blocks
 	l.blocks = nil
@@ -68,8 +68,8 @@ func (l *logBlocks) render(evs []engine.Event, selected int) []string {
 	for first := logPlacesFrom(start); first < start; first += model.LogBlock {
 		out = append(out, logGapHTML)
 	}
-	for first := start; first < len(evs); first += model.LogBlock {
-		v := logBlockView{first: first, n: min(model.LogBlock, len(evs)-first)}
+	for first := start; first < evs.Len(); first += model.LogBlock {
+		v := logBlockView{first: first, n: min(model.LogBlock, evs.Len()-first)}
 		if selected > first && selected <= first+v.n {
 			v.selected = selected
 		}
@@ -79,9 +79,9 @@ func (l *logBlocks) render(evs []engine.Event, selected int) []string {
 			rows := l.rows[first-l.from : first-l.from+v.n]
 			if v.selected > 0 {
 				rows = slices.Clone(rows)
-				rows[v.selected-1-first] = logRowHTML(evs[v.selected-1], true)
+				rows[v.selected-1-first] = logRowHTML(evs.At(v.selected-1), true)
 			}
-			v.html = joinLogBlock(evs[first:first+v.n], rows)
+			v.html = joinLogBlock(first+1, first+v.n, rows)
 		}
 		l.blocks = append(l.blocks, v)
 		out = append(out, v.html)

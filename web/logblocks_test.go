@@ -25,17 +25,20 @@ func sendN(t *testing.T, s *model.Session, n int) {
 // logBlockHTML is a block rendered from scratch: what the cache must give.
 func logBlockHTML(evs []engine.Event, selected int) string {
 	rows := make([]string, len(evs))
-	for i, ev := range evs {
-		rows[i] = logRowHTML(ev, ev.Step == selected)
+	for i := range evs {
+		rows[i] = logRowHTML(&evs[i], evs[i].Step == selected)
 	}
-	return joinLogBlock(evs, rows)
+	if len(evs) == 0 {
+		return joinLogBlock(0, 0, rows)
+	}
+	return joinLogBlock(evs[0].Step, evs[len(evs)-1].Step, rows)
 }
 
 // freshBlocks is what logBlocksFor must equal: every listed block built
 // anew, after an empty one in the place of each block the window has left
 // since its places last moved.
 func freshBlocks(s *model.Session) []string {
-	evs := s.Engine().Events()
+	evs := s.Engine().Log().Copy()
 	out := []string{}
 	start := model.LogWindowStart(len(evs))
 	for range (start - logPlacesFrom(start)) / model.LogBlock {
@@ -54,36 +57,36 @@ func sameBytes(a, b string) bool { return unsafe.StringData(a) == unsafe.StringD
 func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
 	s := model.NewSession()
 	var c logBlocks
-	require.Equal(t, freshBlocks(s), c.render(s.Engine().Events(), s.Step()), "the demo run on first render")
+	require.Equal(t, freshBlocks(s), c.render(s.Engine().Log(), s.Step()), "the demo run on first render")
 	s.Reset()
-	assert.Empty(t, c.render(s.Engine().Events(), s.Step()), "a new run drops the old blocks")
+	assert.Empty(t, c.render(s.Engine().Log(), s.Step()), "a new run drops the old blocks")
 
 	sendN(t, s, model.LogBlock/10+2) // 10 events each: past one block, short of two
-	before := c.render(s.Engine().Events(), s.Step())
+	before := c.render(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), before)
 	require.Len(t, before, 2)
 
 	sendN(t, s, 1)
-	after := c.render(s.Engine().Events(), s.Step())
+	after := c.render(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), after)
 	assert.True(t, sameBytes(before[0], after[0]), "a full block is kept across a Send")
 	assert.False(t, sameBytes(before[1], after[1]), "the newest block grows")
 
 	require.NoError(t, s.SelectStep(5))
-	sel := c.render(s.Engine().Events(), s.Step())
+	sel := c.render(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), sel, "a selection marks its row")
 	assert.True(t, sameBytes(after[1], sel[1]), "a selection elsewhere leaves a block alone")
 	require.NoError(t, s.SelectStep(model.LogBlock+5))
-	require.Equal(t, freshBlocks(s), c.render(s.Engine().Events(), s.Step()), "and moves between blocks")
+	require.Equal(t, freshBlocks(s), c.render(s.Engine().Log(), s.Step()), "and moves between blocks")
 	require.NoError(t, s.SelectStep(0))
-	latest := c.render(s.Engine().Events(), s.Step())
+	latest := c.render(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), latest, "the latest step marks no row")
 	assert.Equal(t, 0, strings.Count(strings.Join(latest, ""), `aria-pressed="true"`))
 
 	sendN(t, s, 40) // past model.MaxLogRows: the window moves
-	blocks := c.render(s.Engine().Events(), s.Step())
+	blocks := c.render(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), blocks)
-	evs := s.Engine().Events()
+	evs := s.Engine().Log().Copy()
 	require.Greater(t, len(evs), model.MaxLogRows)
 	start := model.LogWindowStart(len(evs))
 	gaps := (start - logPlacesFrom(start)) / model.LogBlock
@@ -91,7 +94,7 @@ func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
 	assert.Contains(t, blocks[len(blocks)-1], `data-step="`+strconv.Itoa(len(evs))+`"`)
 
 	s.Reset()
-	assert.Empty(t, c.render(s.Engine().Events(), s.Step()))
+	assert.Empty(t, c.render(s.Engine().Log(), s.Step()))
 }
 
 // As the window moves on, each listed block keeps its place among the
@@ -106,11 +109,11 @@ func TestTheLogsBlocksKeepTheirPlacesAsTheWindowMoves(t *testing.T) {
 	var c logBlocks
 	places := model.MaxLogRows / model.LogBlock
 	kept, placesMoved := 0, 0
-	prev := c.render(s.Engine().Events(), s.Step())
+	prev := c.render(s.Engine().Log(), s.Step())
 	for range 150 { // 10 events a Send: five times past the window's length
 		sendN(t, s, 1)
-		evs := s.Engine().Events()
-		got := c.render(evs, s.Step())
+		evs := s.Engine().Log().Copy()
+		got := c.render(s.Engine().Log(), s.Step())
 		require.Equal(t, freshBlocks(s), got)
 		require.LessOrEqual(t, len(got), 2*places, "at most a window of places left empty before the listed blocks")
 		listed := 0
@@ -137,11 +140,11 @@ func TestTheLogsBlocksKeepTheirPlacesAsTheWindowMoves(t *testing.T) {
 		}
 		prev = got
 	}
-	require.Greater(t, len(s.Engine().Events()), 4*model.MaxLogRows)
+	require.Greater(t, s.Engine().Log().Len(), 4*model.MaxLogRows)
 	assert.Greater(t, kept, 1000, "listed blocks were kept in place")
 	// They move when the window's start reaches a multiple of MaxLogRows,
 	// which it does once past MaxLogRows-LogBlock events more than that.
-	n := len(s.Engine().Events())
+	n := s.Engine().Log().Len()
 	assert.Equal(t, (n-(model.MaxLogRows-model.LogBlock)-1)/model.MaxLogRows, placesMoved,
 		"the places move on once per window's length of events")
 }
@@ -152,21 +155,21 @@ func TestTheLogsBlocksKeepTheirPlacesAsTheWindowMoves(t *testing.T) {
 func BenchmarkLogAfterSend(b *testing.B) {
 	s := model.NewSession()
 	typeRequest(b, s, "A", "3", "x")
-	for len(s.Engine().Events()) < 2*model.MaxLogRows-model.LogBlock/2 {
+	for s.Engine().Log().Len() < 2*model.MaxLogRows-model.LogBlock/2 {
 		if err := s.Send(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	evs := s.Engine().Events()
+	evs := s.Engine().Log().Copy()
 	const sendEvents = 10 // one small request's events
 	b.Run("blocks", func(b *testing.B) {
 		var c logBlocks
-		c.render(s.Engine().Events(), s.Step())
+		c.render(s.Engine().Log(), s.Step())
 		for b.Loop() {
 			// Forget the newest request, as if it had just been sent.
 			c.rows = c.rows[:len(c.rows)-sendEvents]
 			c.blocks[len(c.blocks)-1].n -= sendEvents
-			c.render(s.Engine().Events(), s.Step())
+			c.render(s.Engine().Log(), s.Step())
 		}
 	})
 	b.Run("whole-list", func(b *testing.B) {

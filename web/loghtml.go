@@ -8,23 +8,23 @@ import (
 	"kvleak/engine"
 )
 
-// joinLogBlock wraps the rows of evs, already rendered (logRowHTML), in
-// their <ol>. The log is a few such blocks of model.LogBlock events, each
+// joinLogBlock wraps the rows of the events from step first to last,
+// already rendered (logRowHTML), in their <ol>. The log is a few such blocks of model.LogBlock events, each
 // one raw element: a Send re-renders only the newest block (logBlocks).
 // Every value is HTML-escaped (tenant names are text). Clicks are handled
 // on the wrapper (eventLog.onLogClick).
-func joinLogBlock(evs []engine.Event, rows []string) string {
-	if len(evs) == 0 {
+func joinLogBlock(firstStep, lastStep int, rows []string) string {
+	if len(rows) == 0 {
 		return `<ol class="log-block"></ol>`
 	}
-	first, last := strconv.Itoa(evs[0].Step), strconv.Itoa(evs[len(evs)-1].Step)
+	first, last := strconv.Itoa(firstStep), strconv.Itoa(lastStep)
 	return `<ol class="log-block" start="` + first + `" aria-label="Events ` + first + `–` + last + `">` +
 		strings.Join(rows, "") + `</ol>`
 }
 
 // logRowHTML renders one event as an <li>, piece by piece (concatenating
 // first allocated each row twice).
-func logRowHTML(ev engine.Event, selected bool) string {
+func logRowHTML(ev *engine.Event, selected bool) string {
 	step := strconv.Itoa(ev.Step)
 	pressed := "false"
 	var b strings.Builder

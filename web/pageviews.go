@@ -34,7 +34,7 @@ type pageViews struct {
 	mode       string // the admission door
 	lingering  []model.Lingering
 	metrics    model.MetricsView
-	events     []engine.Event
+	events     engine.Log
 	launch     model.LaunchView
 	prometheus string
 }
@@ -85,10 +85,16 @@ func (p *playground) views(late bool) (v pageViews) {
 // lateViews reads the views of the panels that follow after the paint.
 func (p *playground) lateViews() (l lateViews) {
 	s := p.s
-	l.fullQuery = s.Query(model.View{Compare: s.View().Compare})
-	l.links = shareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab, Query: l.fullQuery, EmbedQuery: s.Query(model.View{Embed: true})}
+	l.links = shareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab}
+	// A run too long for a link has none to share: building one encoded
+	// every operation again on each Send (at 1,000 requests, a sixth of a
+	// Send's allocations). The embed's caption then opens the playground.
+	if l.links.Linkable {
+		l.fullQuery = s.Query(model.View{Compare: s.View().Compare})
+		l.links.Query, l.links.EmbedQuery = l.fullQuery, s.Query(model.View{Embed: true})
+	}
 	l.metrics = s.Metrics()
-	l.events, l.selected = s.Engine().Events(), s.Step()
+	l.events, l.selected = s.Engine().Log(), s.Step()
 	l.launch, l.prometheus = s.Launch(), s.Prometheus()
 	return l
 }

@@ -57,7 +57,7 @@ func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
 	require.NoError(t, s.SetText(model.TenantName, `<i>x</i>`))
 	require.NoError(t, s.Rename())
 	require.NoError(t, s.Send())
-	evs := s.Engine().Events()
+	evs := s.Engine().Log().Copy()
 	out := logBlockHTML(evs, 2)
 	assert.True(t, strings.HasPrefix(out, `<ol class="log-block" start="1" aria-label="Events 1–`+strconv.Itoa(len(evs))+`">`), out)
 	assert.Equal(t, len(evs), strings.Count(out, `<li `))

@@ -217,7 +217,12 @@ func checkSession(t *testing.T, s *Session) {
 
 	// Every view the page renders can be built, whatever came before.
 	_ = s.Pipeline()
-	_ = s.Timeline()
+	require.Equal(t, timelineAfresh(s.eng), s.Timeline(), "the scrubber's marks, extended Send by Send, are the ones built afresh")
+	tab, err := s.TabRun()
+	require.NoError(t, err)
+	want, err := json.Marshal(s.Link())
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(tab), "the run kept in the tab, its operations encoded as they came, is encoding/json's")
 	_ = s.PoolPanel(MaxGridCellsNarrow)
 	_ = s.Tour()
 	_ = s.Request()

@@ -44,7 +44,8 @@ func (s *Session) Launch() LaunchView {
 			}
 		}
 		for _, id := range r.Requests {
-			t.Requests = append(t.Requests, LaunchRequest{id, s.eng.Responses()[id-1].Step})
+			resp, _ := s.eng.Response(id)
+			t.Requests = append(t.Requests, LaunchRequest{id, resp.Step})
 		}
 		v.Tests = append(v.Tests, t)
 	}

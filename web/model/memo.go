@@ -30,8 +30,8 @@ type memo struct {
 	pipeKey snapKey
 	pipe    PipelineView
 
-	marksKey snapKey
-	marks    []TimelineMark
+	marks  scrubMarks
+	tabOps tabOps
 
 	gridMarks      GridMarks // the marks m.grid shows
 	gridMapVersion int       // the page map it was read from
@@ -167,18 +167,19 @@ func (s *Session) PoolNote() string {
 // newest response's at the latest step) with the pages its prefill wrote.
 func (s *Session) gridMarks() GridMarks {
 	var g GridMarks
-	evs := s.eng.Events()
+	evs := s.eng.Log()
 	step, request := s.Current(), 0
 	if s.step > 0 {
-		g.Touched = evs[s.step-1].Pages
-		request = evs[s.step-1].Request
+		g.Touched = evs.At(s.step - 1).Pages
+		request = evs.At(s.step - 1).Request
 	} else if r, ok := s.LastResponse(); ok {
 		request = r.Request
 	}
 	if request == 0 {
 		return g
 	}
-	for _, ev := range evs[:step] {
+	for i := range step {
+		ev := evs.At(i)
 		if ev.Request != request || ev.Victim != 0 {
 			continue
 		}

@@ -82,12 +82,12 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 	for i, st := range pipelineStages {
 		v.Stages[i] = PipelineStage{Stage: st.stage, Lane: st.lane, Role: st.role, State: StageNever}
 	}
-	evs := e.Events()
-	if step < 1 || step > len(evs) {
+	evs := e.Log()
+	if step < 1 || step > evs.Len() {
 		v.Prefill, v.Decode, v.Door = "idle", "idle", "No request has reached the door yet."
 		return v
 	}
-	sel := evs[step-1]
+	sel := evs.At(step - 1)
 	v.Request, v.Tenant, v.Stage, v.Poll, v.Late = sel.Request, sel.Tenant, sel.Stage, sel.Poll, sel.Victim != 0
 	if sel.Request == 0 {
 		return v
@@ -98,7 +98,8 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 	}
 	var reserved, written engine.Pages
 	v.Prefill, v.Decode = "not started", "not started"
-	for _, ev := range evs {
+	for i := range evs.Len() {
+		ev := evs.At(i)
 		if ev.Request != sel.Request || ev.Victim != 0 {
 			continue
 		}
@@ -132,11 +133,12 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 			written = ev.Pages
 		}
 	}
-	v.Door = doorSaw(e.Responses()[sel.Request-1], v.Stages[index[engine.StageAdmission]].State, reserved != nil)
+	resp, _ := e.Response(sel.Request)
+	v.Door = doorSaw(resp, v.Stages[index[engine.StageAdmission]].State, reserved != nil)
 	if written != nil || v.Stages[index[engine.StagePrefillTransfer]].State == StageDone {
 		v.Transfer = fmt.Sprintf("send_kv_chunk wrote %s of the %s pages decode reserved",
 			engine.Thousands(int64(written.Len())), engine.Thousands(int64(reserved.Len())))
-		if r := e.Responses()[sel.Request-1]; r.Path == engine.PathPlaceholder {
+		if resp.Path == engine.PathPlaceholder {
 			v.Transfer += " (one placeholder token)"
 		}
 	}

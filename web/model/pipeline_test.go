@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,6 +60,44 @@ func TestPipelineBeforeAnyRequest(t *testing.T) {
 	for _, st := range v.Stages {
 		assert.Equal(t, StageNever, st.State, st.Stage)
 	}
+}
+
+// timelineAfresh is Timeline built in one pass over the whole log, as it
+// was before the marks were extended: what the extended ones must equal.
+func timelineAfresh(e *engine.Engine) []TimelineMark {
+	marks := []TimelineMark{}
+	started := map[int]bool{}
+	for _, ev := range e.Log().Copy() {
+		if ev.Request == 0 || ev.Victim != 0 {
+			continue
+		}
+		if !started[ev.Request] {
+			started[ev.Request] = true
+			marks = append(marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " · " + ev.Tenant})
+		}
+		if ev.Stage == engine.StageResponse {
+			r := e.Responses()[ev.Request-1]
+			end := strconv.Itoa(r.Status)
+			if r.Leaked() {
+				end += " ⚠ leak"
+			}
+			marks = append(marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " " + end, End: true})
+		}
+	}
+	return marks
+}
+
+func TestTheTimelineIsExtendedAsTheLogGrows(t *testing.T) {
+	s := NewSession()
+	first := s.Timeline()
+	require.NoError(t, s.Send())
+	second := s.Timeline()
+	assert.Equal(t, timelineAfresh(s.eng), second)
+	assert.Equal(t, first, second[:len(first)], "the marks so far are kept")
+	require.NoError(t, s.SelectStep(3))
+	assert.Equal(t, second, s.Timeline(), "a step moves no mark")
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	assert.Equal(t, timelineAfresh(s.eng), s.Timeline(), "another run starts afresh")
 }
 
 func TestTimelineMarksEachRequestsStartAndEnd(t *testing.T) {

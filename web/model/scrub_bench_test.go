@@ -11,7 +11,7 @@ func BenchmarkScrubLaunch(b *testing.B) {
 	if err := s.LoadPreset("glm-launch"); err != nil {
 		b.Fatal(err)
 	}
-	last := len(s.Engine().Events())
+	last := len(s.Engine().Log().Copy())
 	steps := [2]int{max(1, last/2), max(1, last-1)}
 	b.ReportAllocs()
 	i := 0

@@ -105,8 +105,8 @@ func (s *Session) ApplyLink(st LinkState) error {
 	if err != nil {
 		return fmt.Errorf("the link's run cannot be replayed: %v", err)
 	}
-	if st.Step < 0 || st.Step > len(e.Events()) {
-		return fmt.Errorf("the link's step %d is past the run's %d events", st.Step, len(e.Events()))
+	if st.Step < 0 || st.Step > e.Log().Len() {
+		return fmt.Errorf("the link's step %d is past the run's %d events", st.Step, e.Log().Len())
 	}
 	s.preset = st.Preset
 	s.showConfig(st.Config)
@@ -150,6 +150,7 @@ func (s *Session) Link() LinkState {
 // latest step and showing the whole pool.
 func (s *Session) setRun(cfg engine.Config, e *engine.Engine, ops []engine.Op) {
 	s.cfg, s.eng, s.ops = cfg, e, ops
+	s.memo.tabOps = tabOps{} // the run kept in the tab is encoded afresh
 	s.step, s.zoomFirst, s.zoomLast, s.notice = 0, 0, cfg.PoolPages()-1, ""
 }
 

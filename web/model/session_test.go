@@ -79,11 +79,11 @@ func TestSendValidatesTheForm(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := NewSession()
-			events := len(s.eng.Events())
+			events := s.eng.Log().Len()
 			s.text[PromptTokens], s.text[Secret], s.tenant = c.tokens, c.secret, c.tenant
 			require.Error(t, s.Send())
 			assert.NotEmpty(t, s.errs[c.field])
-			assert.Len(t, s.eng.Events(), events)
+			assert.Len(t, s.eng.Log().Copy(), events)
 			assert.Len(t, s.ops, 2)
 		})
 	}
@@ -144,7 +144,7 @@ func TestStepZoomAndReset(t *testing.T) {
 	require.NoError(t, s.Zoom(2, 5))
 	s.Reset()
 	assert.Empty(t, s.ops)
-	assert.Empty(t, s.eng.Events())
+	assert.Empty(t, s.eng.Log().Copy())
 	assert.Equal(t, 0, s.zoomFirst)
 	assert.Equal(t, 7, s.zoomLast)
 }

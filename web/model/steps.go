@@ -10,7 +10,7 @@ import (
 func (s *Session) Step() int { return s.step }
 
 // Steps is how many events the log holds.
-func (s *Session) Steps() int { return len(s.eng.Events()) }
+func (s *Session) Steps() int { return s.eng.Log().Len() }
 
 // Current is the step on screen: the selected one, or the latest.
 func (s *Session) Current() int {

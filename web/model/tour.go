@@ -73,8 +73,8 @@ var TourCards = sync.OnceValue(func() []TourCard {
 	cards := make([]TourCard, len(tourScript))
 	for i, c := range tourScript {
 		cards[i] = TourCard{Title: c.title, Text: c.text(d), Stage: c.stage, Spot: c.spot, Fix: i == len(tourScript)-1}
-		for _, ev := range e.Events() {
-			if ev.Request == c.request && ev.Stage == c.stage && ev.Victim == 0 {
+		for j, evs := 0, e.Log(); j < evs.Len(); j++ {
+			if ev := evs.At(j); ev.Request == c.request && ev.Stage == c.stage && ev.Victim == 0 {
 				cards[i].Step = ev.Step
 			}
 		}
