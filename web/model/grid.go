@@ -119,8 +119,11 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 // others as they were. A step or a Send then costs its pages, not the
 // pool's 681,280.
 func updateGrid(prev GridView, prevMarks GridMarks, snap *engine.Snapshot, pageMap []byte, changed engine.Pages, tenants []string, marks GridMarks) (GridView, error) {
-	g := prev
-	g.Cells = slices.Clone(prev.Cells)
+	// The cells are copied on the first change only: an unchanged grid
+	// keeps prev's, which go-app's comparison of the components' inputs
+	// (reflect.DeepEqual, at three levels of the pool panel) then finds
+	// equal at once instead of cell by cell.
+	g, copied := prev, false
 	done := make([]bool, len(g.Cells))
 	at := func(id int) int { // the cell holding page id
 		i, _ := slices.BinarySearchFunc(g.Cells, id, func(c CellView, id int) int { return c.Last - id })
@@ -141,7 +144,12 @@ func updateGrid(prev GridView, prevMarks GridMarks, snap *engine.Snapshot, pageM
 				if err != nil {
 					return GridView{}, err
 				}
-				g.Cells[i] = cellView(snap, cs[0], tenants, marks, g.Tiles)
+				if v := cellView(snap, cs[0], tenants, marks, g.Tiles); v != g.Cells[i] {
+					if !copied {
+						g.Cells, copied = slices.Clone(prev.Cells), true
+					}
+					g.Cells[i] = v
+				}
 			}
 		}
 	}

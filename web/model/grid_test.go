@@ -3,7 +3,9 @@ package model
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -81,6 +83,38 @@ func TestSessionGridFromTheMapIsTheGrid(t *testing.T) {
 		require.Equal(t, want, got, "walk %d, step %d", i, s.Step())
 	}
 	assert.Greater(t, updated, 10, "most steps update the grid rather than rebuild it")
+}
+
+// An update that changes no cell keeps the previous grid's cells (go-app
+// then finds the inputs equal at once); one that changes some copies them
+// and leaves the previous grid as it was.
+func TestAGridUpdateCopiesItsCellsOnlyOnAChange(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	grid := func() GridView {
+		g, err := s.Grid(MaxGridCells)
+		require.NoError(t, err)
+		return g
+	}
+	require.NoError(t, s.Send())
+	kept := 0
+	for range 6 {
+		prev := grid()
+		require.NoError(t, s.Send()) // the same request again: at this scale, often no cell changes
+		if got := grid(); slices.Equal(got.Cells, prev.Cells) {
+			assert.Same(t, unsafe.SliceData(prev.Cells), unsafe.SliceData(got.Cells), "no cell changed: the cells are kept")
+			kept++
+		}
+	}
+	assert.Positive(t, kept)
+
+	prev := grid()
+	was := slices.Clone(prev.Cells)
+	require.NoError(t, s.SelectStep(1)) // an almost empty pool
+	got := grid()
+	require.False(t, slices.Equal(got.Cells, prev.Cells))
+	assert.NotSame(t, unsafe.SliceData(prev.Cells), unsafe.SliceData(got.Cells))
+	assert.Equal(t, was, prev.Cells, "the previous grid is left as it was")
 }
 
 func TestMetricRowsCoverEveryCounter(t *testing.T) {
