@@ -20,10 +20,11 @@ func (c *chunks[T]) at(i, n int) *T { return &c.blocks[i/n][i%n] }
 
 // add appends v and returns it in place.
 func (c *chunks[T]) add(v T, n int) *T {
-	if c.len%n == 0 && c.len > 0 {
-		c.blocks = append(c.blocks, make([]T, 0, n))
-	} else if c.len == 0 {
+	switch {
+	case c.len == 0:
 		c.blocks = [][]T{make([]T, 0, min(n, 8))}
+	case c.len%n == 0:
+		c.blocks = append(c.blocks, make([]T, 0, n))
 	}
 	b := &c.blocks[len(c.blocks)-1]
 	if len(*b) == cap(*b) { // the first block, short of n

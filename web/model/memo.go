@@ -30,7 +30,7 @@ type memo struct {
 	pipeKey snapKey
 	pipe    PipelineView
 
-	marks  scrubMarks
+	marks  timelineMarks
 	tabOps tabOps
 
 	gridMarks      GridMarks // the marks m.grid shows

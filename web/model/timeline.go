@@ -24,25 +24,25 @@ func (s *Session) Timeline() []TimelineMark {
 	return s.memo.marks.marks
 }
 
-// scrubMarks is the marks of one engine's log up to its event done.
-type scrubMarks struct {
+// timelineMarks is the marks of one engine's log up to its event done.
+type timelineMarks struct {
 	eng     *engine.Engine
 	done    int
 	started []bool // by request id: its start is marked
 	marks   []TimelineMark
 }
 
-func (t *scrubMarks) extend(e *engine.Engine) {
+func (t *timelineMarks) extend(e *engine.Engine) {
 	evs := e.Log()
 	if t.eng != e || t.done > evs.Len() {
-		*t = scrubMarks{eng: e, marks: []TimelineMark{}}
+		*t = timelineMarks{eng: e, marks: []TimelineMark{}}
 	}
 	for ; t.done < evs.Len(); t.done++ {
 		t.add(e, evs.At(t.done))
 	}
 }
 
-func (t *scrubMarks) add(e *engine.Engine, ev *engine.Event) {
+func (t *timelineMarks) add(e *engine.Engine, ev *engine.Event) {
 	if ev.Request == 0 || ev.Victim != 0 {
 		return
 	}
