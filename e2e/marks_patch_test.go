@@ -5,6 +5,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
+
+	"kvleak/engine"
 )
 
 // marksDOM is the scrubber's marks on the page, freshMarks the same list as
@@ -58,4 +60,29 @@ func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {
 	assert.Empty(t, evalJS[string](b, marksDOM), "a reset run has no marks")
 	sendRequest(b, "C", "90", "")
 	check("a Send after the reset")
+
+	// A long run: its marks grouped by percent, and a Send regroups them.
+	var ops []engine.Op
+	for i := range 250 {
+		prompt := 100
+		if i%37 == 5 {
+			prompt = 130 // over the demo's limit (122): a leak
+		}
+		ops = append(ops, engine.SendOp(engine.Request{Tenant: string(rune('A' + i%2)), PromptTokens: prompt, Content: "long run"}))
+	}
+	b.Do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{writeRunFile(t, engine.DemoConfig(), ops)}))
+	waitFor(b, "the long run imported", `document.querySelector("#share-msg")?.textContent === "Loaded a run of 250 operations."`)
+	check("a long run")
+	items := `document.querySelectorAll("#step-timeline ol.marks li").length`
+	assert.LessOrEqual(t, evalJS[int](b, items), 202, "one item per row and percent")
+	assert.Equal(t, 7, evalJS[int](b, `document.querySelectorAll("#step-timeline ol.marks li.mark-leak").length`), "the run's seven leaks, each in its own percent")
+	b.Do(chromedp.Evaluate[chromedp.Void](`window.firstMark = document.querySelector("#step-timeline ol.marks li"); void 0`))
+	for i := range 3 {
+		// The log lists a window of the run's rows: wait for the step instead.
+		pos := textOf(b, "#step-pos")
+		clickSel(b, "#send")
+		waitFor(b, "the Send's events", `document.querySelector("#step-pos").textContent !== `+jsLit(pos))
+		check("a Send on the long run " + string(rune('1'+i)))
+	}
+	assert.True(t, evalJS[bool](b, `window.firstMark.isConnected`), "the Sends patched the long run's list")
 }

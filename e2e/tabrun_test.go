@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,12 +25,7 @@ func TestLongRunIsKeptInTheTab(t *testing.T) {
 	for range 250 { // more than a link holds (200)
 		ops = append(ops, engine.SendOp(engine.Request{Tenant: "A", PromptTokens: 2, Content: "long run"}))
 	}
-	e, err := engine.Replay(cfg, ops)
-	require.NoError(t, err)
-	data, err := json.Marshal(e.Export(ops))
-	require.NoError(t, err)
-	file := filepath.Join(t.TempDir(), "long-run.json")
-	require.NoError(t, os.WriteFile(file, data, 0o644))
+	file := writeRunFile(t, cfg, ops)
 
 	url := serveSite(t)
 	b := newBrowser(t)
@@ -55,4 +49,13 @@ func TestLongRunIsKeptInTheTab(t *testing.T) {
 	assert.Contains(t, textOf(other, "#banner"), "kept in the tab it was made in")
 	demo := presetsWant["demo"].Events
 	assert.Equal(t, "Step "+strconv.Itoa(demo)+" of "+strconv.Itoa(demo), textOf(other, "#step-pos"), "the default scenario is shown instead")
+}
+
+// writeRunFile writes runFile's export of cfg and ops to a file, for
+// Import JSON.
+func writeRunFile(t *testing.T, cfg engine.Config, ops []engine.Op) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "run.json")
+	require.NoError(t, os.WriteFile(file, []byte(runFile(t, cfg, ops)), 0o644))
+	return file
 }

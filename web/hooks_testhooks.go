@@ -52,7 +52,7 @@ func (p *playground) installTestHooks(ctx app.Context) {
 		return strings.Join((&logBlocks{}).render(p.late.shown.events, p.late.shown.selected), "")
 	}))
 	hooks.Set("marksHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return marksHTML(p.last.marks, p.last.steps)
+		return marksHTML(p.last.marks)
 	}))
 	app.Window().Set("kvleakTest", hooks)
 }

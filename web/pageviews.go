@@ -29,7 +29,7 @@ type pageViews struct {
 	compareErr string
 	pool       model.PoolPanelView
 	pipeline   model.PipelineView
-	marks      []model.TimelineMark
+	marks      []model.PlacedMark
 	tour       model.TourView
 	mode       string // the admission door
 	lingering  []model.Lingering
@@ -72,7 +72,7 @@ func (p *playground) views(late bool) (v pageViews) {
 	}
 	v.pool = s.PoolPanel(cells)
 	v.pipeline = s.Pipeline()
-	v.marks = s.Timeline()
+	v.marks = s.ScrubMarks()
 	v.tour = s.Tour()
 	v.mode = string(s.Config().Mode)
 	v.lingering = s.Lingering()

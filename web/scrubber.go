@@ -16,7 +16,7 @@ type scrubber struct {
 
 	IStep  int // the step on screen
 	IOf    int
-	IMarks []model.TimelineMark
+	IMarks []model.PlacedMark
 
 	onSelect func(ctx app.Context, step int)
 	onDone   func(ctx app.Context) // the slider's change: a drag ended, or a key or a click moved it
@@ -26,7 +26,7 @@ func newScrubber() *scrubber { return &scrubber{} }
 
 func (c *scrubber) Step(v int) *scrubber                         { c.IStep = v; return c }
 func (c *scrubber) Of(v int) *scrubber                           { c.IOf = v; return c }
-func (c *scrubber) Marks(v []model.TimelineMark) *scrubber       { c.IMarks = v; return c }
+func (c *scrubber) Marks(v []model.PlacedMark) *scrubber         { c.IMarks = v; return c }
 func (c *scrubber) OnSelect(fn func(app.Context, int)) *scrubber { c.onSelect = fn; return c }
 func (c *scrubber) OnDone(fn func(app.Context)) *scrubber        { c.onDone = fn; return c }
 
@@ -44,7 +44,7 @@ func (c *scrubber) Render() app.UI {
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(safe(c.onInput)).OnChange(safe(c.onChange)),
-		newScrubMarks().Marks(c.IMarks).Of(c.IOf),
+		newScrubMarks().Marks(c.IMarks),
 	)
 }
 

@@ -2,7 +2,6 @@ package web
 
 import (
 	"html"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -11,41 +10,37 @@ import (
 	"kvleak/web/model"
 )
 
-// scrubMarks is the scrubber's marks: where each request starts and where
-// it ends, one raw list (marksHTML). As a component of its own it renders
-// only when the marks or the timeline's length change, not at every step.
+// scrubMarks is the scrubber's marks: where requests start and where they
+// end, placed by the model (model.PlaceMarks), one raw list (marksHTML). As
+// a component of its own it renders only when the marks change, not at
+// every step.
 //
-// In the browser, a change that keeps the marks on the page and adds some
-// (a Send) is patched in place: a mark the longer timeline moves gets its
-// new class, the new ones are appended. Replacing the list made the frame
-// parse, style, lay out and paint every mark anew, a cost that grew with
-// the run: with 64 marks on the page a frame that replaced them took
-// 8.2-9.0 ms, one that moved them 5.6-6.3 ms (0.8 ms for an empty frame).
-// Any other change renders the list again, as a new generation once it was
-// patched, so that the string go-app holds never names a list it does not
-// show.
+// In the browser a change is patched in place, item by item: a Send moves
+// most marks by a percent or regroups them, and replacing the list made
+// the frame parse, style, lay out and paint every mark anew (with 64 marks
+// a frame that replaced them took 8.2-9.0 ms, one that moved them 5.6-6.3
+// ms, an empty one 0.8 ms). Once patched, the next list rendered is a new
+// generation, so that the string go-app holds never names a list it does
+// not show.
 type scrubMarks struct {
 	app.Compo
 
-	IMarks []model.TimelineMark
-	IOf    int
+	IMarks []model.PlacedMark
 
-	html    string               // the list go-app holds
-	items   []app.Value          // its items, found once per list (patch)
-	onPage  []model.TimelineMark // the marks the list's elements show
-	onOf    int                  // for a timeline this long
-	gen     int                  // lists rendered after a patch
-	patched bool                 // the elements differ from html
-	inPlace bool                 // this update was patched: render html as it is
+	html    string             // the list go-app holds
+	items   []app.Value        // its items, found once per list (patch)
+	onPage  []model.PlacedMark // the marks the list's elements show
+	gen     int                // lists rendered after a patch
+	patched bool               // the elements differ from html
+	inPlace bool               // this update was patched: render html as it is
 }
 
 func newScrubMarks() *scrubMarks { return &scrubMarks{} }
 
-func (c *scrubMarks) Marks(v []model.TimelineMark) *scrubMarks { c.IMarks = v; return c }
-func (c *scrubMarks) Of(v int) *scrubMarks                     { c.IOf = v; return c }
+func (c *scrubMarks) Marks(v []model.PlacedMark) *scrubMarks { c.IMarks = v; return c }
 
 // OnUpdate patches the list when it can (go-app calls it before Render,
-// once the new marks are in IMarks and IOf).
+// once the new marks are in IMarks).
 func (c *scrubMarks) OnUpdate(ctx app.Context) {
 	c.inPlace = app.IsClient && c.Mounted() && c.patch()
 }
@@ -56,22 +51,17 @@ func (c *scrubMarks) Render() app.UI {
 		if c.patched {
 			c.gen++
 		}
-		c.html = marksListHTML(c.IMarks, c.IOf, c.gen)
-		c.onPage, c.onOf, c.patched, c.items = c.IMarks, c.IOf, false, nil
+		c.html = marksListHTML(c.IMarks, c.gen)
+		c.onPage, c.patched, c.items = c.IMarks, false, nil
 	}
 	c.inPlace = false
 	return app.Raw(c.html)
 }
 
-// patch brings the list's elements to IMarks and IOf, if the marks on the
-// page are the first of IMarks. It reports whether they show them now. The
-// items are kept, not found again: a Send moves most marks, and finding
-// each was a call into JavaScript and a value for the collector to finalize.
+// patch brings the list's elements to IMarks and reports whether they show
+// them now. The items are kept, not found again: finding each was a call
+// into JavaScript and a value for the collector to finalize.
 func (c *scrubMarks) patch() bool {
-	p, ok := planMarks(c.onPage, c.onOf, c.IMarks, c.IOf)
-	if !ok {
-		return false
-	}
 	list := c.JSValue()
 	if list.Get("childElementCount").Int() != len(c.onPage) {
 		return false
@@ -79,14 +69,29 @@ func (c *scrubMarks) patch() bool {
 	if c.items == nil {
 		c.items = c.findItems(list, 0)
 	}
-	for _, m := range p.moved {
-		c.items[m.index].Set("className", m.class)
+	p := planMarks(c.onPage, c.IMarks)
+	for _, ch := range p.changed {
+		item := c.items[ch.index]
+		if ch.class != "" {
+			item.Set("className", ch.class)
+		}
+		if ch.step != "" {
+			item.Call("setAttribute", "data-step", ch.step)
+		}
+		if ch.label != "" {
+			item.Set("title", ch.label)
+			item.Set("textContent", ch.label)
+		}
 	}
+	for _, item := range c.items[len(c.items)-p.removed:] {
+		item.Call("remove")
+	}
+	c.items = c.items[:len(c.items)-p.removed]
 	if p.added != "" {
 		list.Call("insertAdjacentHTML", "beforeend", p.added)
 		c.items = append(c.items, c.findItems(list, len(c.items))...)
 	}
-	c.onPage, c.onOf, c.patched = c.IMarks, c.IOf, true
+	c.onPage, c.patched = c.IMarks, true
 	return true
 }
 
@@ -102,77 +107,105 @@ func (c *scrubMarks) findItems(list app.Value, from int) []app.Value {
 
 // marksPlan is what turns one list of marks into another in place.
 type marksPlan struct {
-	moved []markMove // marks on the page whose class changes
-	added string     // the new marks' items, in order
+	changed []markChange // items whose class, step or label changes
+	removed int          // items to remove from the end
+	added   string       // the new items, in order
 }
 
-type markMove struct {
-	index int
-	class string
+// markChange is what changes in the index-th item; "" for what stays.
+type markChange struct {
+	index              int
+	class, step, label string
 }
 
-// planMarks is the patch from the marks was, on a timeline of wasOf steps,
-// to marks on one of of steps; false when marks does not begin with was.
-func planMarks(was []model.TimelineMark, wasOf int, marks []model.TimelineMark, of int) (marksPlan, bool) {
-	if len(marks) < len(was) || !slices.Equal(marks[:len(was)], was) {
-		return marksPlan{}, false
-	}
+// planMarks is the patch from the items that show was to items that show
+// marks: the items both have are changed where they differ, the rest
+// removed or added at the end.
+func planMarks(was, marks []model.PlacedMark) marksPlan {
 	var p marksPlan
-	if of != wasOf {
-		for i, m := range was {
-			if markAt(m, of) != markAt(m, wasOf) {
-				p.moved = append(p.moved, markMove{i, markClass(m, of)})
-			}
+	common := min(len(was), len(marks))
+	for i := range common {
+		o, m := was[i], marks[i]
+		var ch markChange
+		if cls := markClass(m); cls != markClass(o) {
+			ch.class = cls
+		}
+		if m.Step != o.Step {
+			ch.step = strconv.Itoa(m.Step)
+		}
+		if m.Label != o.Label {
+			ch.label = m.Label
+		}
+		if ch != (markChange{}) {
+			ch.index = i
+			p.changed = append(p.changed, ch)
 		}
 	}
+	p.removed = len(was) - common
 	var b strings.Builder
-	for _, m := range marks[len(was):] {
-		writeMark(&b, m, of)
+	for _, m := range marks[common:] {
+		writeMark(&b, m)
 	}
 	p.added = b.String()
-	return p, true
+	return p
 }
 
-// marksHTML is the list of marks for a timeline of steps steps. Each is
-// placed by a class per percent of the timeline (app.css): the page's CSP
-// refuses inline styles. Labels are escaped: they hold tenant names, which
-// are text.
-func marksHTML(marks []model.TimelineMark, of int) string { return marksListHTML(marks, of, 0) }
+// marksHTML is the list of marks. Each is placed by a class per percent
+// of the timeline (app.css): the page's CSP refuses inline styles. Labels
+// are escaped: they hold tenant names, which are text.
+func marksHTML(marks []model.PlacedMark) string { return marksListHTML(marks, 0) }
 
 // marksListHTML is marksHTML for the gen-th list rendered after a patch.
-func marksListHTML(marks []model.TimelineMark, of, gen int) string {
+func marksListHTML(marks []model.PlacedMark, gen int) string {
 	var b strings.Builder
-	b.Grow(80 + 64*len(marks))
-	b.WriteString(`<ol class="marks" aria-label="Where each request starts and ends"`)
+	b.Grow(80 + 96*len(marks))
+	b.WriteString(`<ol class="marks" aria-label="Where requests start and end"`)
 	if gen > 0 {
 		b.WriteString(` data-gen="` + strconv.Itoa(gen) + `"`)
 	}
 	b.WriteString(`>`)
 	for _, m := range marks {
-		writeMark(&b, m, of)
+		writeMark(&b, m)
 	}
 	b.WriteString(`</ol>`)
 	return b.String()
 }
 
-func writeMark(b *strings.Builder, m model.TimelineMark, of int) {
+// writeMark writes one item. A tick's label, hidden by app.css, stays in
+// the list for screen readers and in its title for a pointer.
+func writeMark(b *strings.Builder, m model.PlacedMark) {
+	label := html.EscapeString(m.Label)
 	b.WriteString(`<li class="`)
-	b.WriteString(markClass(m, of))
+	b.WriteString(markClass(m))
 	b.WriteString(`" data-step="`)
 	b.WriteString(strconv.Itoa(m.Step))
+	b.WriteString(`" title="`)
+	b.WriteString(label)
 	b.WriteString(`">`)
-	b.WriteString(html.EscapeString(m.Label))
+	b.WriteString(label)
 	b.WriteString(`</li>`)
 }
 
-// markClass places m on a timeline of of steps, by the percent.
-func markClass(m model.TimelineMark, of int) string {
-	at := " at-" + strconv.Itoa(markAt(m, of))
+// markClass is m's row, place and look: a tick where its label does not
+// fit, or fits on a wide track only (app.css shows it there), a leak's
+// marked by a sign as well as its colour.
+func markClass(m model.PlacedMark) string {
+	cls := "mark"
 	if m.End {
-		return "mark mark-end" + at
+		cls += " mark-end"
 	}
-	return "mark" + at
+	switch {
+	case m.Shown:
+	case m.Wide:
+		cls += " mark-wide"
+	default:
+		cls += " mark-tick"
+	}
+	if m.Leak {
+		cls += " mark-leak"
+	}
+	if m.At >= model.LabelFromRight {
+		cls += " mark-right"
+	}
+	return cls + " at-" + strconv.Itoa(m.At)
 }
-
-// markAt is m's place on a timeline of of steps, in percent.
-func markAt(m model.TimelineMark, of int) int { return (m.Step - 1) * 100 / max(of-1, 1) }

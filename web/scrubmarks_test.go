@@ -1,9 +1,9 @@
 package web
 
 import (
+	"html"
 	"math/rand/v2"
-	"slices"
-	"strconv"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,65 +14,112 @@ import (
 )
 
 func TestMarksArePlacedByPercentAndLabelledAsText(t *testing.T) {
-	marks := []model.TimelineMark{
-		{Step: 1, Label: "r1 · A"},
-		{Step: 11, Label: "r1 200", End: true},
-		{Step: 21, Label: `r2 · <img src=x onerror="alert(1)">`},
-	}
-	out := marksHTML(marks, 21)
-	assert.Equal(t, `<ol class="marks" aria-label="Where each request starts and ends">`+
-		`<li class="mark at-0" data-step="1">r1 · A</li>`+
-		`<li class="mark mark-end at-50" data-step="11">r1 200</li>`+
-		`<li class="mark at-100" data-step="21">r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;</li>`+
+	marks := model.PlaceMarks([]model.TimelineMark{
+		{Step: 1, Request: 1, Tenant: "A"},
+		{Step: 11, Request: 1, Tenant: "A", End: true, Status: 200},
+		{Step: 21, Request: 2, Tenant: `<img src=x onerror="alert(1)">`},
+	}, 21)
+	out := marksHTML(marks)
+	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end">`+
+		`<li class="mark at-0" data-step="1" title="r1 · A">r1 · A</li>`+
+		`<li class="mark mark-end at-50" data-step="11" title="r1 200">r1 200</li>`+
+		`<li class="mark mark-right at-100" data-step="21" title="r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;">r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;</li>`+
 		`</ol>`, out)
 	assert.NotContains(t, out, "<img", "a tenant's name is text")
-	assert.Equal(t, `<ol class="marks" aria-label="Where each request starts and ends"></ol>`, marksHTML(nil, 0))
-	one := marksHTML([]model.TimelineMark{{Step: 1, Label: "r1 · A"}}, 1)
-	assert.True(t, strings.Contains(one, `class="mark at-0"`), "a one-step timeline puts its mark at the start: %s", one)
+	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end"></ol>`, marksHTML(nil))
+}
+
+func TestATickAndALeakSayWhatTheyAre(t *testing.T) {
+	assert.Equal(t, `<li class="mark mark-end mark-tick mark-leak at-7" data-step="40" title="r3–r9 200 ⚠ 2 leaks">r3–r9 200 ⚠ 2 leaks</li>`,
+		itemsOf([]model.PlacedMark{{At: 7, End: true, Step: 40, Label: "r3–r9 200 ⚠ 2 leaks", Leak: true}})[0])
+	assert.Equal(t, []string{
+		`<li class="mark mark-wide at-7" data-step="40" title="r3–r9 · 7 requests">r3–r9 · 7 requests</li>`,
+		`<li class="mark mark-end mark-right at-95" data-step="41" title="r3 200">r3 200</li>`,
+	}, itemsOf([]model.PlacedMark{
+		{At: 7, Step: 40, Label: "r3–r9 · 7 requests", Wide: true},
+		{At: 95, End: true, Step: 41, Label: "r3 200", Shown: true, Wide: true},
+	}), "a label for wide tracks only; a label left of its tick in the last tenth")
+}
+
+// drawnMark is what an item of the list shows.
+type drawnMark struct{ class, step, title, text string }
+
+var itemRE = regexp.MustCompile(`^<li class="([^"]*)" data-step="(\d+)" title="([^"]*)">([^<]*)</li>$`)
+
+// drawnOfItems reads the items marksHTML writes.
+func drawnOfItems(t *testing.T, items []string) []drawnMark {
+	t.Helper()
+	out := []drawnMark{}
+	for _, item := range items {
+		m := itemRE.FindStringSubmatch(item)
+		require.NotNil(t, m, "an item: %s", item)
+		out = append(out, drawnMark{m[1], m[2], html.UnescapeString(m[3]), html.UnescapeString(m[4])})
+	}
+	return out
+}
+
+// randomRun is the placed marks of n random requests on a timeline of at
+// least 2n steps.
+func randomRun(rng *rand.Rand, n int) []model.PlacedMark {
+	var marks []model.TimelineMark
+	step := 0
+	for r := 1; r <= n; r++ {
+		step += 1 + rng.IntN(3)
+		tenant := string(rune('A' + rng.IntN(3)))
+		if rng.IntN(10) == 0 {
+			tenant = `<b>&"x"`
+		}
+		marks = append(marks, model.TimelineMark{Step: step, Request: r, Tenant: tenant})
+		step += 1 + rng.IntN(12)
+		marks = append(marks, model.TimelineMark{Step: step, Request: r, Tenant: tenant, End: true, Status: []int{200, 400}[rng.IntN(2)], Leak: rng.IntN(4) == 0})
+	}
+	return model.PlaceMarks(marks, step+rng.IntN(5))
 }
 
 // TestPlannedMarksAreWhatAFreshListWrites: a list patched with planMarks
-// (a Send: more marks, a longer timeline) holds what marksHTML writes for
-// the new marks, over a random run of 300 patches.
+// holds what marksHTML writes for the new marks, over a random walk of
+// Sends (one more request), new runs and runs cut short.
 func TestPlannedMarksAreWhatAFreshListWrites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	var was []model.TimelineMark
-	wasOf := 1
-	page := itemsOf(was, wasOf)
-	moves := 0
-	for n := range 300 {
-		marks, of := slices.Clone(was), wasOf+rng.IntN(12)
-		for range rng.IntN(3) {
-			of++
-			marks = append(marks, model.TimelineMark{Step: of, Label: "r" + strconv.Itoa(n) + " · <B>", End: rng.IntN(2) == 0})
+	var was []model.PlacedMark
+	page := drawnOfItems(t, itemsOf(was))
+	n, changes := 0, 0
+	for i := range 400 {
+		switch k := rng.IntN(10); {
+		case k < 7:
+			n++ // a Send
+		case k < 9:
+			n = rng.IntN(300) // another run
+		default:
+			n = 0 // a reset
 		}
-		p, ok := planMarks(was, wasOf, marks, of)
-		require.True(t, ok, "patch %d: the marks on the page begin the new ones", n)
-		for _, m := range p.moved {
-			page[m.index] = withClass(page[m.index], m.class)
+		marks := randomRun(rand.New(rand.NewPCG(uint64(n), 3)), n)
+		p := planMarks(was, marks)
+		for _, ch := range p.changed {
+			d := &page[ch.index]
+			if ch.class != "" {
+				d.class = ch.class
+			}
+			if ch.step != "" {
+				d.step = ch.step
+			}
+			if ch.label != "" {
+				d.title, d.text = ch.label, ch.label
+			}
 		}
-		moves += len(p.moved)
-		page = append(page, splitItems(p.added)...)
-		require.Equal(t, itemsOf(marks, of), page, "patch %d", n)
-		was, wasOf = marks, of
+		changes += len(p.changed)
+		page = page[:len(page)-p.removed]
+		page = append(page, drawnOfItems(t, splitItems(p.added))...)
+		require.Equal(t, drawnOfItems(t, itemsOf(marks)), page, "change %d, %d requests", i, n)
+		was = marks
 	}
-	assert.Greater(t, moves, 1000, "the longer timelines moved marks")
-	p, ok := planMarks(was, wasOf, was, wasOf)
-	assert.True(t, ok)
-	assert.Equal(t, marksPlan{}, p, "the same marks: nothing to do")
-	changed := slices.Clone(was)
-	changed[3].Label = "r3 · C"
-	for what, marks := range map[string][]model.TimelineMark{
-		"fewer marks": was[:len(was)-1], "another first mark": was[1:], "a label changed": changed, "none": nil,
-	} {
-		_, ok := planMarks(was, wasOf, marks, wasOf)
-		assert.False(t, ok, "%s: the list renders again", what)
-	}
+	assert.Greater(t, changes, 1000, "the walk changed items in place")
+	assert.Equal(t, marksPlan{}, planMarks(was, was), "the same marks: nothing to do")
 }
 
 // itemsOf is the items marksHTML writes for marks.
-func itemsOf(marks []model.TimelineMark, of int) []string {
-	list := marksHTML(marks, of)
+func itemsOf(marks []model.PlacedMark) []string {
+	list := marksHTML(marks)
 	_, items, _ := strings.Cut(list, ">")
 	return splitItems(strings.TrimSuffix(items, "</ol>"))
 }
@@ -87,16 +134,9 @@ func splitItems(s string) []string {
 	return items
 }
 
-// withClass is item with its class attribute set to cls.
-func withClass(item, cls string) string {
-	before, rest, _ := strings.Cut(item, `class="`)
-	_, after, _ := strings.Cut(rest, `"`)
-	return before + `class="` + cls + `"` + after
-}
-
 func TestAListRenderedAfterAPatchIsANewOne(t *testing.T) {
-	marks := []model.TimelineMark{{Step: 1, Label: "r1 · A"}}
-	assert.Equal(t, marksHTML(marks, 5), marksListHTML(marks, 5, 0))
-	assert.Equal(t, `<ol class="marks" aria-label="Where each request starts and ends" data-gen="2"><li class="mark at-0" data-step="1">r1 · A</li></ol>`,
-		marksListHTML(marks, 5, 2), "go-app compares the string: a list after a patch differs from any before it")
+	marks := []model.PlacedMark{{Step: 1, Label: "r1 · A", Shown: true}}
+	assert.Equal(t, marksHTML(marks), marksListHTML(marks, 0))
+	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end" data-gen="2"><li class="mark at-0" data-step="1" title="r1 · A">r1 · A</li></ol>`,
+		marksListHTML(marks, 2), "go-app compares the string: a list after a patch differs from any before it")
 }

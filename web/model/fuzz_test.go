@@ -218,6 +218,7 @@ func checkSession(t *testing.T, s *Session) {
 	// Every view the page renders can be built, whatever came before.
 	_ = s.Pipeline()
 	require.Equal(t, timelineAfresh(s.eng), s.Timeline(), "the scrubber's marks, extended Send by Send, are the ones built afresh")
+	require.Equal(t, PlaceMarks(timelineAfresh(s.eng), s.Steps()), s.ScrubMarks(), "the marks placed, kept between changes, are the ones placed afresh")
 	tab, err := s.TabRun()
 	require.NoError(t, err)
 	want, err := json.Marshal(s.Link())

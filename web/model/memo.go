@@ -30,8 +30,10 @@ type memo struct {
 	pipeKey snapKey
 	pipe    PipelineView
 
-	marks  timelineMarks
-	tabOps tabOps
+	marks     timelineMarks
+	placedKey placedKey
+	placed    []PlacedMark // the marks placed on the timeline
+	tabOps    tabOps
 
 	gridMarks      GridMarks // the marks m.grid shows
 	gridMapVersion int       // the page map it was read from

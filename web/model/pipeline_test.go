@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,15 +72,11 @@ func timelineAfresh(e *engine.Engine) []TimelineMark {
 		}
 		if !started[ev.Request] {
 			started[ev.Request] = true
-			marks = append(marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " · " + ev.Tenant})
+			marks = append(marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant})
 		}
 		if ev.Stage == engine.StageResponse {
 			r := e.Responses()[ev.Request-1]
-			end := strconv.Itoa(r.Status)
-			if r.Leaked() {
-				end += " ⚠ leak"
-			}
-			marks = append(marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " " + end, End: true})
+			marks = append(marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, End: true, Status: r.Status, Leak: r.Leaked()})
 		}
 	}
 	return marks
@@ -102,8 +97,12 @@ func TestTheTimelineIsExtendedAsTheLogGrows(t *testing.T) {
 
 func TestTimelineMarksEachRequestsStartAndEnd(t *testing.T) {
 	s := NewSession()
-	assert.Equal(t, []TimelineMark{
-		{Step: 1, Label: "r1 · A"}, {Step: 9, Label: "r1 200", End: true},
-		{Step: 11, Label: "r2 · B"}, {Step: 19, Label: "r2 200 ⚠ leak", End: true},
-	}, s.Timeline())
+	marks := s.Timeline()
+	var labels []string
+	for _, m := range marks {
+		labels = append(labels, m.Label())
+	}
+	assert.Equal(t, []string{"r1 · A", "r1 200", "r2 · B", "r2 200 ⚠ leak"}, labels)
+	assert.Equal(t, []int{1, 9, 11, 19}, []int{marks[0].Step, marks[1].Step, marks[2].Step, marks[3].Step})
+	assert.Equal(t, []bool{false, true, false, true}, []bool{marks[0].End, marks[1].End, marks[2].End, marks[3].End})
 }

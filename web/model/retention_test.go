@@ -21,12 +21,12 @@ func TestARequestKeepsFewBytes(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
 	require.NoError(t, s.Send())
-	_ = s.Timeline()
+	_ = s.ScrubMarks()
 	const n = 1000
 	before := liveHeap()
 	for range n {
 		require.NoError(t, s.Send())
-		_ = s.Timeline() // as the page does: the scrubber's marks are kept too
+		_ = s.ScrubMarks() // as the page does: the scrubber's marks are kept too
 	}
 	perRequest := float64(liveHeap()-before) / n
 	t.Logf("%.0f B kept per request", perRequest)

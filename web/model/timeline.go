@@ -6,12 +6,32 @@ import (
 	"kvleak/engine"
 )
 
-// TimelineMark is a labelled point of the scrubber: a request's first event
-// or its end.
+// TimelineMark is a point of the scrubber: a request's first event or its
+// end (its response).
 type TimelineMark struct {
-	Step  int
-	Label string // "r2 · B" at the start, "r2 200" at the end
-	End   bool
+	Step    int
+	Request int
+	Tenant  string // who sent it
+	End     bool
+	Status  int  // at the end: the response's HTTP status
+	Leak    bool // at the end: the response carried another tenant's pages
+}
+
+// Label is what the mark says: "r2 · B" at the start, "r2 200" or
+// "r2 200 ⚠ leak" at the end.
+func (m TimelineMark) Label() string {
+	id := "r" + strconv.Itoa(m.Request)
+	if !m.End {
+		return id + " · " + m.Tenant
+	}
+	return id + " " + strconv.Itoa(m.Status) + leakSuffix(m.Leak)
+}
+
+func leakSuffix(leak bool) string {
+	if leak {
+		return " ⚠ leak"
+	}
+	return ""
 }
 
 // Timeline lists the scrubber's marks: where each request starts and where
@@ -51,14 +71,10 @@ func (t *timelineMarks) add(e *engine.Engine, ev *engine.Event) {
 	}
 	if !t.started[ev.Request] {
 		t.started[ev.Request] = true
-		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " · " + ev.Tenant})
+		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant})
 	}
 	if ev.Stage == engine.StageResponse {
 		r, _ := e.Response(ev.Request)
-		end := strconv.Itoa(r.Status)
-		if r.Leaked() {
-			end += " ⚠ leak"
-		}
-		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Label: "r" + strconv.Itoa(ev.Request) + " " + end, End: true})
+		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, End: true, Status: r.Status, Leak: r.Leaked()})
 	}
 }
