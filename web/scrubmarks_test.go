@@ -21,20 +21,20 @@ func TestMarksArePlacedByPercentAndLabelledAsText(t *testing.T) {
 	}, 21)
 	out := marksHTML(marks)
 	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end">`+
-		`<li class="mark at-0" data-step="1" title="r1 · A">r1 · A</li>`+
-		`<li class="mark mark-end at-50" data-step="11" title="r1 200">r1 200</li>`+
-		`<li class="mark mark-right at-100" data-step="21" title="r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;">r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;</li>`+
+		`<li class="mark at-0" title="r1 · A">r1 · A</li>`+
+		`<li class="mark mark-end at-50" title="r1 200">r1 200</li>`+
+		`<li class="mark mark-right at-100" title="r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;">r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;</li>`+
 		`</ol>`, out)
 	assert.NotContains(t, out, "<img", "a tenant's name is text")
 	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end"></ol>`, marksHTML(nil))
 }
 
 func TestATickAndALeakSayWhatTheyAre(t *testing.T) {
-	assert.Equal(t, `<li class="mark mark-end mark-tick mark-leak at-7" data-step="40" title="r3–r9 200 ⚠ 2 leaks">r3–r9 200 ⚠ 2 leaks</li>`,
+	assert.Equal(t, `<li class="mark mark-end mark-tick mark-leak at-7" title="r3–r9 200 ⚠ 2 leaks">r3–r9 200 ⚠ 2 leaks</li>`,
 		itemsOf([]model.PlacedMark{{At: 7, End: true, Step: 40, Label: "r3–r9 200 ⚠ 2 leaks", Leak: true}})[0])
 	assert.Equal(t, []string{
-		`<li class="mark mark-wide at-7" data-step="40" title="r3–r9 · 7 requests">r3–r9 · 7 requests</li>`,
-		`<li class="mark mark-end mark-right at-95" data-step="41" title="r3 200">r3 200</li>`,
+		`<li class="mark mark-wide at-7" title="r3–r9 · 7 requests">r3–r9 · 7 requests</li>`,
+		`<li class="mark mark-end mark-right at-95" title="r3 200">r3 200</li>`,
 	}, itemsOf([]model.PlacedMark{
 		{At: 7, Step: 40, Label: "r3–r9 · 7 requests", Wide: true},
 		{At: 95, End: true, Step: 41, Label: "r3 200", Shown: true, Wide: true},
@@ -42,9 +42,9 @@ func TestATickAndALeakSayWhatTheyAre(t *testing.T) {
 }
 
 // drawnMark is what an item of the list shows.
-type drawnMark struct{ class, step, title, text string }
+type drawnMark struct{ class, title, text string }
 
-var itemRE = regexp.MustCompile(`^<li class="([^"]*)" data-step="(\d+)" title="([^"]*)">([^<]*)</li>$`)
+var itemRE = regexp.MustCompile(`^<li class="([^"]*)" title="([^"]*)">([^<]*)</li>$`)
 
 // drawnOfItems reads the items marksHTML writes.
 func drawnOfItems(t *testing.T, items []string) []drawnMark {
@@ -53,7 +53,7 @@ func drawnOfItems(t *testing.T, items []string) []drawnMark {
 	for _, item := range items {
 		m := itemRE.FindStringSubmatch(item)
 		require.NotNil(t, m, "an item: %s", item)
-		out = append(out, drawnMark{m[1], m[2], html.UnescapeString(m[3]), html.UnescapeString(m[4])})
+		out = append(out, drawnMark{m[1], html.UnescapeString(m[2]), html.UnescapeString(m[3])})
 	}
 	return out
 }
@@ -100,9 +100,6 @@ func TestPlannedMarksAreWhatAFreshListWrites(t *testing.T) {
 			if ch.class != "" {
 				d.class = ch.class
 			}
-			if ch.step != "" {
-				d.step = ch.step
-			}
 			if ch.label != "" {
 				d.title, d.text = ch.label, ch.label
 			}
@@ -137,6 +134,6 @@ func splitItems(s string) []string {
 func TestAListRenderedAfterAPatchIsANewOne(t *testing.T) {
 	marks := []model.PlacedMark{{Step: 1, Label: "r1 · A", Shown: true}}
 	assert.Equal(t, marksHTML(marks), marksListHTML(marks, 0))
-	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end" data-gen="2"><li class="mark at-0" data-step="1" title="r1 · A">r1 · A</li></ol>`,
+	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end" data-gen="2"><li class="mark at-0" title="r1 · A">r1 · A</li></ol>`,
 		marksListHTML(marks, 2), "go-app compares the string: a list after a patch differs from any before it")
 }
