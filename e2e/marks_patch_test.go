@@ -84,5 +84,5 @@ func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {
 		waitFor(b, "the Send's events", `document.querySelector("#step-pos").textContent !== `+jsLit(pos))
 		check("a Send on the long run " + string(rune('1'+i)))
 	}
-	assert.False(t, evalJS[bool](b, `window.firstMark.isConnected`), "a Send that regroups most of the long run's marks renders the list again (maxPatchedMarks)")
+	assert.False(t, evalJS[bool](b, `window.firstMark.isConnected`), "a Send that regroups most of the long run's marks renders the list again (maxPatchCalls)")
 }

@@ -137,3 +137,30 @@ func TestAListRenderedAfterAPatchIsANewOne(t *testing.T) {
 	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end" data-gen="2"><li class="mark at-0" title="r1 · A">r1 · A</li></ol>`,
 		marksListHTML(marks, 2), "go-app compares the string: a list after a patch differs from any before it")
 }
+
+// A Send's shift of every mark is patched; a regrouping of a long run's
+// is rendered again.
+func TestAPatchCountsItsCallsIntoJavaScript(t *testing.T) {
+	assert.Equal(t, 0, planMarks(randomRun(rand.New(rand.NewPCG(4, 3)), 40), randomRun(rand.New(rand.NewPCG(4, 3)), 40)).calls())
+	p := marksPlan{changed: []markChange{{index: 0, class: "mark at-1"}, {index: 1, label: "r2 200"}, {index: 2, class: "mark", label: "r3 · A"}}, removed: 2}
+	assert.Equal(t, 1+2+3+2, p.calls())
+	var demoShift, longRegroup int
+	for n := 2; n <= 40; n++ { // Sends on a short run
+		demoShift = max(demoShift, planMarks(shortRun(n-1), shortRun(n)).calls())
+	}
+	assert.LessOrEqual(t, demoShift, maxPatchCalls, "a short run's Send is patched")
+	for n := 990; n < 1000; n++ {
+		longRegroup = max(longRegroup, planMarks(shortRun(n), shortRun(n+1)).calls())
+	}
+	assert.Greater(t, longRegroup, maxPatchCalls, "a 1,000-request run's Send renders the list again")
+}
+
+// shortRun is n requests of ten events each, as the demo's.
+func shortRun(n int) []model.PlacedMark {
+	var marks []model.TimelineMark
+	for r := 1; r <= n; r++ {
+		marks = append(marks, model.TimelineMark{Step: 10*r - 9, Request: r, Tenant: "A"},
+			model.TimelineMark{Step: 10*r - 1, Request: r, Tenant: "A", End: true, Status: 200})
+	}
+	return model.PlaceMarks(marks, 10*n)
+}
