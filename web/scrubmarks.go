@@ -149,8 +149,8 @@ func planMarks(was, marks []model.PlacedMark) marksPlan {
 	for i := range common {
 		o, m := was[i], marks[i]
 		var ch markChange
-		if cls := markClass(m); cls != markClass(o) {
-			ch.class = cls
+		if classKey(m) != classKey(o) {
+			ch.class = markClass(m)
 		}
 		if m.Label != o.Label {
 			ch.label = m.Label
@@ -207,22 +207,27 @@ func writeMark(b *strings.Builder, m model.PlacedMark) {
 // fit, or fits on a wide track only (app.css shows it there), a leak's
 // marked by a sign as well as its colour.
 func markClass(m model.PlacedMark) string {
-	cls := "mark"
+	end, look, leak, right := "", " mark-tick", "", ""
 	if m.End {
-		cls += " mark-end"
+		end = " mark-end"
 	}
 	switch {
 	case m.Shown:
+		look = ""
 	case m.Wide:
-		cls += " mark-wide"
-	default:
-		cls += " mark-tick"
+		look = " mark-wide"
 	}
 	if m.Leak {
-		cls += " mark-leak"
+		leak = " mark-leak"
 	}
 	if m.At >= model.LabelFromRight {
-		cls += " mark-right"
+		right = " mark-right"
 	}
-	return cls + " at-" + strconv.Itoa(m.At)
+	return "mark" + end + look + leak + right + " at-" + strconv.Itoa(m.At)
+}
+
+// classKey is what markClass reads: marks with the same key have the same
+// class (comparing keys spares building both strings at every Send).
+func classKey(m model.PlacedMark) model.PlacedMark {
+	return model.PlacedMark{At: m.At, End: m.End, Shown: m.Shown, Wide: m.Wide, Leak: m.Leak}
 }

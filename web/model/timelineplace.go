@@ -48,8 +48,7 @@ func MarkAt(step, of int) int { return min(max((step-1)*100/max(of-1, 1), 0), 10
 // fit: a leak's first, then the others, each where it overlaps no label of
 // its row already shown.
 func PlaceMarks(marks []TimelineMark, of int) []PlacedMark {
-	placed := []PlacedMark{}
-	var groups []markGroup
+	groups := make([]markGroup, 0, min(len(marks), 202))
 	open := [2]int{-1, -1} // each row's last group
 	for _, m := range marks {
 		row, at := rowOf(m.End), MarkAt(m.Step, of)
@@ -60,6 +59,7 @@ func PlaceMarks(marks []TimelineMark, of int) []PlacedMark {
 		open[row] = len(groups)
 		groups = append(groups, markGroup{at: at, first: m, lo: m.Request, hi: m.Request, n: 1, leaks: countLeak(m)})
 	}
+	placed := make([]PlacedMark, 0, len(groups))
 	for _, g := range groups {
 		placed = append(placed, PlacedMark{At: g.at, End: g.first.End, Step: g.first.Step, Label: g.label(), Leak: g.leaks > 0})
 	}
@@ -150,51 +150,67 @@ const LabelFromRight = 90
 // showLabels sets Shown on the marks whose labels fit on any track, then
 // Wide on those that fit on a wide one besides.
 func showLabels(placed []PlacedMark) {
-	for i, ok := range fitLabels(placed, anyTrack, nil) {
-		placed[i].Shown = ok
+	fits := make([]bool, len(placed))
+	var room labelRoom
+	room.fit(placed, anyTrack, fits, false)
+	for i := range placed {
+		placed[i].Shown = fits[i]
 	}
-	for i, ok := range fitLabels(placed, wideTrack, func(p PlacedMark) bool { return p.Shown }) {
-		placed[i].Wide = ok
+	room = labelRoom{}
+	room.fit(placed, wideTrack, fits, true)
+	for i := range placed {
+		placed[i].Wide = fits[i]
 	}
 }
 
-// fitLabels says which labels fit on a track of scale sc: those of keep
-// first, then leaks', then the rest, each in log order. A label runs right
-// of its tick, or left of it in the last tenth of the timeline (app.css),
-// and may not overlap a label of its row already placed, nor the sign of a
-// leak's tick (reserved before any label).
-func fitLabels(placed []PlacedMark, sc labelScale, keep func(PlacedMark) bool) []bool {
-	fits := make([]bool, len(placed))
-	var room [2][201]int // by row and half percent: 1 + the index of the mark holding it, 0 when free
-	take := func(i, lo, hi int) {
-		for x := lo; x <= hi; x++ {
-			room[rowOf(placed[i].End)][x] = i + 1
-		}
-	}
+// labelRoom is a track's two rows by half percent: 1 + the index of the
+// mark whose label or sign holds it, 0 where free.
+type labelRoom [2][201]int32
+
+// fit sets fits[i] when placed[i]'s label fits on a track of scale sc:
+// those shown on any track first (keepShown), then leaks', then the rest,
+// each in log order. A label runs right of its tick, or left of it in the
+// last tenth of the timeline (app.css), and may not overlap a label of its
+// row already placed, nor the sign of a leak's tick (reserved first).
+func (r *labelRoom) fit(placed []PlacedMark, sc labelScale, fits []bool, keepShown bool) {
 	for i, p := range placed {
+		fits[i] = false
 		if p.Leak {
 			lo, hi := sc.signSpan(p)
-			take(i, lo, hi)
+			r.take(p.End, i, lo, hi)
 		}
 	}
-	fit := func(pass func(PlacedMark) bool) {
+	for pass := range 3 {
 		for i, p := range placed {
-			if fits[i] || !pass(p) {
+			if fits[i] || (pass == 0 && !(keepShown && p.Shown)) || (pass == 1 && !p.Leak) {
 				continue
 			}
 			lo, hi := sc.labelSpan(p)
-			if lo >= 0 && hi <= 200 && freeFor(&room[rowOf(p.End)], i+1, lo, hi) {
-				take(i, lo, hi)
+			if lo >= 0 && hi <= 200 && r.free(p.End, i, lo, hi) {
+				r.take(p.End, i, lo, hi)
 				fits[i] = true
 			}
 		}
 	}
-	if keep != nil {
-		fit(keep)
+}
+
+func (r *labelRoom) take(end bool, i, lo, hi int) {
+	row := &r[rowOf(end)]
+	for x := lo; x <= hi; x++ {
+		row[x] = int32(i + 1)
 	}
-	fit(func(p PlacedMark) bool { return p.Leak })
-	fit(func(PlacedMark) bool { return true })
-	return fits
+}
+
+// free reports whether the half percents lo to hi of a row are free or
+// held by the i-th mark.
+func (r *labelRoom) free(end bool, i, lo, hi int) bool {
+	row := &r[rowOf(end)]
+	for x := lo; x <= hi; x++ {
+		if row[x] != 0 && row[x] != int32(i+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // labelSpan is the half percents p's label covers; a label that would run
@@ -216,15 +232,4 @@ func spanOf(p PlacedMark, w int) (lo, hi int) {
 		return at - w, at
 	}
 	return at, at + w
-}
-
-// freeFor reports whether the half percents lo to hi of a row are free or
-// held by owner.
-func freeFor(row *[201]int, owner, lo, hi int) bool {
-	for x := lo; x <= hi; x++ {
-		if row[x] != 0 && row[x] != owner {
-			return false
-		}
-	}
-	return true
 }
