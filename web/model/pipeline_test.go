@@ -72,11 +72,11 @@ func timelineAfresh(e *engine.Engine) []TimelineMark {
 		}
 		if !started[ev.Request] {
 			started[ev.Request] = true
-			marks = append(marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant})
+			marks = append(marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant}.labelled())
 		}
 		if ev.Stage == engine.StageResponse {
 			r := e.Responses()[ev.Request-1]
-			marks = append(marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, End: true, Status: r.Status, Leak: r.Leaked()})
+			marks = append(marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, End: true, Status: r.Status, Leak: r.Leaked()}.labelled())
 		}
 	}
 	return marks

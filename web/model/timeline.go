@@ -15,11 +15,22 @@ type TimelineMark struct {
 	End     bool
 	Status  int  // at the end: the response's HTTP status
 	Leak    bool // at the end: the response carried another tenant's pages
+
+	label string // Label, kept: the marks are placed again at every Send
+}
+
+// labelled is m with its label kept.
+func (m TimelineMark) labelled() TimelineMark {
+	m.label = m.Label()
+	return m
 }
 
 // Label is what the mark says: "r2 · B" at the start, "r2 200" or
 // "r2 200 ⚠ leak" at the end.
 func (m TimelineMark) Label() string {
+	if m.label != "" {
+		return m.label
+	}
 	id := "r" + strconv.Itoa(m.Request)
 	if !m.End {
 		return id + " · " + m.Tenant
@@ -71,10 +82,10 @@ func (t *timelineMarks) add(e *engine.Engine, ev *engine.Event) {
 	}
 	if !t.started[ev.Request] {
 		t.started[ev.Request] = true
-		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant})
+		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant}.labelled())
 	}
 	if ev.Stage == engine.StageResponse {
 		r, _ := e.Response(ev.Request)
-		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, End: true, Status: r.Status, Leak: r.Leaked()})
+		t.marks = append(t.marks, TimelineMark{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, End: true, Status: r.Status, Leak: r.Leaked()}.labelled())
 	}
 }

@@ -151,13 +151,17 @@ const LabelFromRight = 90
 // Wide on those that fit on a wide one besides.
 func showLabels(placed []PlacedMark) {
 	fits := make([]bool, len(placed))
+	runes := make([]int, len(placed)) // each label's characters
+	for i, p := range placed {
+		runes[i] = utf8.RuneCountInString(p.Label)
+	}
 	var room labelRoom
-	room.fit(placed, anyTrack, fits, false)
+	room.fit(placed, runes, anyTrack, fits, false)
 	for i := range placed {
 		placed[i].Shown = fits[i]
 	}
 	room = labelRoom{}
-	room.fit(placed, wideTrack, fits, true)
+	room.fit(placed, runes, wideTrack, fits, true)
 	for i := range placed {
 		placed[i].Wide = fits[i]
 	}
@@ -172,7 +176,7 @@ type labelRoom [2][201]int32
 // each in log order. A label runs right of its tick, or left of it in the
 // last tenth of the timeline (app.css), and may not overlap a label of its
 // row already placed, nor the sign of a leak's tick (reserved first).
-func (r *labelRoom) fit(placed []PlacedMark, sc labelScale, fits []bool, keepShown bool) {
+func (r *labelRoom) fit(placed []PlacedMark, runes []int, sc labelScale, fits []bool, keepShown bool) {
 	for i, p := range placed {
 		fits[i] = false
 		if p.Leak {
@@ -185,7 +189,7 @@ func (r *labelRoom) fit(placed []PlacedMark, sc labelScale, fits []bool, keepSho
 			if fits[i] || (pass == 0 && !(keepShown && p.Shown)) || (pass == 1 && !p.Leak) {
 				continue
 			}
-			lo, hi := sc.labelSpan(p)
+			lo, hi := spanOf(p, sc.labelWidth(runes[i]))
 			if lo >= 0 && hi <= 200 && r.free(p.End, i, lo, hi) {
 				r.take(p.End, i, lo, hi)
 				fits[i] = true
@@ -216,8 +220,11 @@ func (r *labelRoom) free(end bool, i, lo, hi int) bool {
 // labelSpan is the half percents p's label covers; a label that would run
 // off the track (0 to 200) does not fit.
 func (sc labelScale) labelSpan(p PlacedMark) (lo, hi int) {
-	return spanOf(p, sc.pad+sc.perRune*utf8.RuneCountInString(p.Label))
+	return spanOf(p, sc.labelWidth(utf8.RuneCountInString(p.Label)))
 }
+
+// labelWidth is the half percents a label of n characters takes.
+func (sc labelScale) labelWidth(n int) int { return sc.pad + sc.perRune*n }
 
 // signSpan is the half percents the sign of a leak's tick covers, on the
 // track.
