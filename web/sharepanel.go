@@ -51,8 +51,8 @@ func (c *sharePanel) OnImport(fn func(app.Context, []byte) (int, error)) *shareP
 }
 
 // tooLongMsg explains why a long run has no permalink.
-var tooLongMsg = fmt.Sprintf("This run has more than %d requests or %s bytes of state, too much for a link: use Export JSON to share it.",
-	model.MaxLinkOps, engine.Thousands(model.MaxQueryBytes))
+var tooLongMsg = fmt.Sprintf("This run is too much for a link (more than %d requests, %s bytes of state or %s pages touched): use Export JSON to share it.",
+	model.MaxLinkOps, engine.Thousands(model.MaxQueryBytes), engine.Thousands(engine.MaxReplayWork))
 
 func (c *sharePanel) Render() app.UI {
 	countRender("sharePanel")

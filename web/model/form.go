@@ -145,12 +145,14 @@ func (s *Session) runQuery() string {
 }
 
 // Linkable reports whether the run fits in a permalink that DecodeLink
-// accepts; a longer run is shared with Export JSON instead. A render and
+// accepts (its operations, its length and the pages its requests touch);
+// a longer run is shared with Export JSON instead. A render and
 // the address bar ask it several times a change, so it adds up the widest
 // link's length instead of building the link.
 func (s *Session) Linkable() bool {
 	widest := View{Compare: true, Embed: true, ReadOnly: true}
-	return len(s.ops) <= MaxLinkOps && s.queryLen(widest) <= MaxQueryBytes
+	return len(s.ops) <= MaxLinkOps && s.queryLen(widest) <= MaxQueryBytes &&
+		engine.ReplayWork(s.cfg, s.ops) <= engine.MaxReplayWork // what DecodeLink reads
 }
 
 // queryLen is len(s.Query(view)).

@@ -183,3 +183,24 @@ func TestQueryLenIsTheQuerysLength(t *testing.T) {
 		require.NoError(t, s.Send())
 	}
 }
+
+// A run whose requests touch more pages than a link may ask for is not
+// linkable, however few its operations: DecodeLink would refuse its link
+// (FuzzSession found one at 8,659,296 pages). It is kept in the tab.
+func TestARunTooHeavyForALinkIsNotLinkable(t *testing.T) {
+	s := NewSession()
+	cfg := engine.DemoConfig()
+	cfg.PoolTokens, cfg.PageTokens, cfg.ContextTokens = 4_194_304, 1, 4_194_304
+	require.NoError(t, s.ApplyLink(LinkState{Config: cfg}))
+	for s.Linkable() {
+		require.NoError(t, s.SetNumber(PromptTokens, "4194300"))
+		require.NoError(t, s.Send())
+	}
+	assert.Greater(t, engine.ReplayWork(s.Config(), s.Ops()), int64(engine.MaxReplayWork))
+	assert.LessOrEqual(t, len(s.Ops()), 3, "a few requests")
+	_, err := DecodeLink(s.Query(View{}))
+	require.Error(t, err, "the link it would have written is refused")
+	data, err := s.TabRun()
+	require.NoError(t, err)
+	require.NoError(t, NewSession().RestoreTabRun(data), "the run kept in the tab reopens")
+}
