@@ -242,8 +242,9 @@ func TestPlaygroundInteractions(t *testing.T) {
 		want := fmt.Sprintf("Step %s of %d", step, total)
 		waitFor(b, want, fmt.Sprintf(`document.querySelector("#step-pos").textContent.includes(%s)`, jsLit(want)))
 		assert.Positive(t, countAll(b, "#grid .cell.touched"), "touched cells are outlined")
-		assert.Equal(t, "true", evalJS[string](b, fmt.Sprintf(
-			`document.querySelector('#log li[data-step="%s"] button').getAttribute("aria-pressed")`, step)), "the row shows it is selected")
+		// The log follows after the paint (web/lateviews.go): wait for it.
+		waitFor(b, "the row shows it is selected", fmt.Sprintf(
+			`document.querySelector('#log li[data-step="%s"] button')?.getAttribute("aria-pressed") === "true"`, step))
 		// Back to the latest step.
 		clickSel(b, "#log-latest")
 		waitFor(b, "the latest step", fmt.Sprintf(`document.querySelector("#step-pos").textContent.includes(%s)`,
