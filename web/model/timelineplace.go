@@ -87,17 +87,20 @@ type markGroup struct {
 	first    TimelineMark
 	lo, hi   int   // the requests' ids
 	n, leaks int   // marks, and leaked responses among them
-	statuses []int // the ends' statuses, in order of first appearance
+	statuses []int // the ends' statuses, in order of first appearance (set from the second end on)
 }
 
 func (g *markGroup) add(m TimelineMark) {
 	g.lo, g.hi = min(g.lo, m.Request), max(g.hi, m.Request)
 	g.n++
 	g.leaks += countLeak(m)
+	if !m.End {
+		return
+	}
 	if len(g.statuses) == 0 {
 		g.statuses = []int{g.first.Status}
 	}
-	if m.End && !slices.Contains(g.statuses, m.Status) {
+	if !slices.Contains(g.statuses, m.Status) {
 		g.statuses = append(g.statuses, m.Status)
 	}
 }
@@ -215,12 +218,6 @@ func (r *labelRoom) free(end bool, i, lo, hi int) bool {
 		}
 	}
 	return true
-}
-
-// labelSpan is the half percents p's label covers; a label that would run
-// off the track (0 to 200) does not fit.
-func (sc labelScale) labelSpan(p PlacedMark) (lo, hi int) {
-	return spanOf(p, sc.labelWidth(utf8.RuneCountInString(p.Label)))
 }
 
 // labelWidth is the half percents a label of n characters takes.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -194,4 +195,10 @@ func TestMarkAtStaysOnTheTimeline(t *testing.T) {
 	assert.Equal(t, 50, MarkAt(11, 21))
 	assert.Equal(t, 100, MarkAt(30, 21), "clamped")
 	assert.Equal(t, 0, MarkAt(-4, 21), "clamped")
+}
+
+// labelSpan is the half percents p's label covers on a track of scale sc,
+// as PlaceMarks reckons it.
+func (sc labelScale) labelSpan(p PlacedMark) (lo, hi int) {
+	return spanOf(p, sc.labelWidth(utf8.RuneCountInString(p.Label)))
 }
