@@ -18,7 +18,7 @@ func (f *flight) cancelled(at Stage) bool {
 	}
 	f.resp.CancelledAt = at
 	f.end(StateCancelled, 499, "client closed the request at "+string(at))
-	held := len(f.r.slot) > 0
+	held := len(f.r.reserved) > 0
 	// Prefill has finished its part once its transfer succeeded.
 	prefillBusy := at != StageDecodeTransfer && at != StageDecodeRunning
 
@@ -37,17 +37,19 @@ func (f *flight) cancelled(at Stage) bool {
 	switch {
 	case held && prefillBusy:
 		// Cancelled before its transfer: prefill will still write the prompt.
-		pending := f.r.slot.Head(f.pagesFor(f.tokens))
-		f.r.linger = &linger{pendingWrite: pending}
-		e.m.lingeringPages += f.r.slot.Len()
+		sent := min(f.prefillTokens, f.decodeTokens)
+		pending := f.r.reserved.Head(f.pagesFor(sent))
+		f.r.linger = &linger{pendingWrite: pending, pendingTokens: sent}
+		e.m.lingeringPages += f.r.reserved.Len()
 		f.resp.Lingering = true
-		e.emit(f.r, StageRelease, HalfDecode, f.r.slot, fmt.Sprintf(
+		e.emit(f.r, StageRelease, HalfDecode, f.r.reserved, fmt.Sprintf(
 			"Decode aborts its half and defers the release of %s (deferred KV release): it sends ABORT to prefill for bootstrap_room %d and holds the pages until prefill answers ABORT_ACK, so that a transfer still in flight cannot land in pages handed to another request.",
-			f.r.slot, f.r.id))
+			f.r.reserved, f.r.id))
 		f.r.deferStep = e.log.Len()
 	case !held:
 		e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
 			"The prefill half keeps bootstrap_room %d open with no decode peer; its bootstrap fails (KVPoll.Failed) and it cleans up alone. No page was reserved.", f.r.id)).Poll = PollFailed
+		e.releasePrefill(f.r, "prefill (it cleans up alone)")
 	default:
 		f.release("decode (cancelled after prefill had finished)")
 	}

@@ -14,17 +14,15 @@ const (
 )
 
 // Bounds of a Config. They are wide enough for the incident at real scale
-// (context 1,048,576 tokens, a 2,040,000-token pool at page size 1) and small
-// enough that a hostile value cannot exhaust memory: the pool never has more
-// than MaxPoolPages pages.
+// (context 1,048,576 tokens, a 2,040,000-token prefill pool at page size 1)
+// and small enough that a hostile value cannot exhaust memory: the two pools
+// together never have more than MaxPoolPages pages.
 const (
 	MaxContextTokens  = 16_777_216
 	MaxPoolTokens     = 4_194_304
 	MaxPageTokens     = 65_536
-	MaxSlotPages      = 1_024
 	MaxKVBytesPerTok  = 1 << 20
 	MaxPoolPages      = MaxPoolTokens
-	DefaultSlotPages  = 8
 	DefaultKVBytesTok = 70_272
 )
 
@@ -33,12 +31,15 @@ type Config struct {
 	// ContextTokens is the advertised context window; longer prompts get a
 	// 400 from the API before they reach the engine.
 	ContextTokens int `json:"context"`
-	// PoolTokens is the KV pool's capacity (max_total_num_tokens).
+	// PoolTokens is the prefill server's KV pool (its max_total_num_tokens):
+	// the article's 681,280.
 	PoolTokens int `json:"pool"`
-	// PageTokens is the page size: tokens per KV page.
+	// DecodePoolTokens is the decode server's KV pool. Decode servers usually
+	// have more KV capacity than prefill servers; when decode's limit admits
+	// a prompt that prefill's rejects, the leak's window is open.
+	DecodePoolTokens int `json:"dpool"`
+	// PageTokens is the page size of both pools: tokens per KV page.
 	PageTokens int `json:"page"`
-	// SlotPages is how many pages decode reserves for a request slot.
-	SlotPages int `json:"slot"`
 	// Mode is the admission door.
 	Mode Mode `json:"mode"`
 	// Allocator is the free-list policy; empty means Sorted, SGLang's PD
@@ -62,30 +63,54 @@ type Config struct {
 	KVBytesPerToken int `json:"kvBytes"`
 }
 
-// DemoConfig is the article's demo: a pool of one 8-page slot and the
-// vulnerable door. The pages hold 16 tokens each so that, under SGLang's
-// limit (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122), a prompt long
-// enough to fill all 8 pages still fits.
+// DemoConfig is the article's demo on two servers: prefill's pool holds 8
+// pages of 16 tokens (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122),
+// decode's one page more (min(255, 143) − 5 = 138), the smallest pool that
+// admits what prefill rejects. The page size and decode's pool are ours: the
+// article gives neither.
 func DemoConfig() Config {
 	return Config{
-		ContextTokens:   256,
-		PoolTokens:      128,
-		PageTokens:      16,
-		SlotPages:       DefaultSlotPages,
-		Mode:            Vulnerable,
+		ContextTokens:    256,
+		PoolTokens:       128,
+		DecodePoolTokens: 144,
+		PageTokens:       16,
+		Mode:             Vulnerable,
 		Allocator:       Sorted,
 		Cancel:          CancelBoth,
 		KVBytesPerToken: DefaultKVBytesTok,
 	}
 }
 
-// PoolPages is how many whole pages the pool holds.
-func (c Config) PoolPages() int { return c.PoolTokens / c.PageTokens }
+// PoolTokensOf is a server's configured pool.
+func (c Config) PoolTokensOf(s Server) int {
+	if s == ServerPrefill {
+		return c.PoolTokens
+	}
+	return c.DecodePoolTokens
+}
 
-// UsableTokens is how many tokens the pool can hold: PoolTokens rounded down
-// to whole pages, as SGLang aligns max_total_num_tokens to the page size.
-// Intake's "fits the KV pool" and the capacity check use it.
-func (c Config) UsableTokens() int { return c.PoolPages() * c.PageTokens }
+// PagesOf is how many whole pages a server's pool holds.
+func (c Config) PagesOf(s Server) int { return c.PoolTokensOf(s) / c.PageTokens }
+
+// LimitsOf is what a server's validate_input_length derives from its pool.
+func (c Config) LimitsOf(s Server) Limits {
+	return NewLimits(c.ContextTokens, c.PoolTokensOf(s), c.PageTokens)
+}
+
+// Window is the prompt lengths prefill rejects and decode admits.
+func (c Config) Window() Window {
+	return LeakWindow(c.LimitsOf(ServerPrefill), c.LimitsOf(ServerDecode))
+}
+
+// ReservedPages is how many pages decode's DecodePreallocQueue reserves for
+// a prompt of n tokens: fill_len = n when decode's intake admits it, the one
+// placeholder token when it rejects it.
+func (c Config) ReservedPages(n int) int {
+	if c.LimitsOf(ServerDecode).Rejects(n) {
+		n = 1
+	}
+	return (n + c.PageTokens - 1) / c.PageTokens
+}
 
 // ConfigError names the field that is out of range and what is allowed.
 type ConfigError struct {
@@ -99,8 +124,8 @@ func (e *ConfigError) Error() string {
 }
 
 var fieldLabel = map[string]string{
-	"context": "context length", "pool": "pool size", "page": "page size",
-	"slot": "pages per slot", "mode": "admission mode", "cancel": "cancel policy",
+	"context": "context length", "pool": "prefill pool size", "dpool": "decode pool size", "page": "page size",
+	"mode": "admission mode", "cancel": "cancel policy",
 	"kvBytes": "KV bytes per token", "alloc": "allocator",
 	"door": "what the door retires", "gw": "AI gateway",
 }
@@ -118,14 +143,17 @@ func (c Config) Validate() error {
 	}{
 		{"context", c.ContextTokens, 1, MaxContextTokens, "tokens"},
 		{"pool", c.PoolTokens, 1, MaxPoolTokens, "tokens"},
-		{"page", c.PageTokens, 1, min(MaxPageTokens, max(c.PoolTokens, 1)), "tokens (at most the pool size)"},
-		{"slot", c.SlotPages, 1, min(MaxSlotPages, max(c.PoolTokens/max(c.PageTokens, 1), 1)), "pages (at most the pages in the pool)"},
+		{"dpool", c.DecodePoolTokens, 1, MaxPoolTokens, "tokens"},
+		{"page", c.PageTokens, 1, min(MaxPageTokens, max(min(c.PoolTokens, c.DecodePoolTokens), 1)), "tokens (at most the smaller pool)"},
 		{"kvBytes", c.KVBytesPerToken, 1, MaxKVBytesPerTok, "bytes"},
 	}
 	for _, k := range checks {
 		if k.v < k.lo || k.v > k.hi {
 			return rangeErr(k.field, k.v, k.lo, k.hi, k.unit)
 		}
+	}
+	if pages := c.PagesOf(ServerPrefill) + c.PagesOf(ServerDecode); pages > MaxPoolPages {
+		return &ConfigError{Field: "dpool", Value: th(c.DecodePoolTokens), Rule: fmt.Sprintf("the two pools hold %s pages together; at most %s", th(pages), th(MaxPoolPages))}
 	}
 	if !validMode(c.Mode) {
 		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`}

@@ -2,42 +2,58 @@ package engine
 
 import "fmt"
 
-// prealloc is DecodePreallocQueue: reserve the slot and send its indices to
-// prefill. Too few free pages park the request in the queue; SGLang retries
-// it, so it waits for a release instead of failing.
+// prealloc is DecodePreallocQueue._pre_alloc (disaggregation/decode.py): it
+// reserves fill_len = len(origin_input_ids) tokens — the prompt as decode's
+// own intake saw it — sets kv_committed_len to it and sends the pages'
+// indices to prefill. Too few free pages keep the request queued; SGLang
+// retries it, so it waits for a release instead of failing.
 func (f *flight) prealloc() bool {
 	if f.cancelled(StageDecodePrealloc) {
 		return false
 	}
-	want := f.e.cfg.SlotPages
-	if !f.placeholder() {
-		want = max(want, f.pagesFor(f.tokens))
-	}
-	m, merged, err := f.e.pool.alloc(want, f.r.id)
+	want := f.pagesFor(f.decodeTokens)
+	m, merged, err := f.e.decode().alloc(want, f.r.id)
 	if err != nil {
-		if !f.waiting {
-			f.waiting = true
-			f.resp.State = StateWaiting
-			f.e.emit(f.r, StageDecodePrealloc, HalfDecode, nil, fmt.Sprintf(
-				"%sDecodePreallocQueue cannot reserve the slot yet — %s. The request stays in the queue and is retried when pages are released.",
-				mergeNote(merged), err)).Poll = PollBootstrapping
-			f.resp.Step = f.e.log.Len() // "waiting" is what it shows from here on, not before
-		}
+		f.wait(preallocStage, StageDecodePrealloc, HalfDecode, fmt.Sprintf(
+			"%sDecodePreallocQueue cannot reserve the pages yet — %s. The request stays in the queue and is retried when pages are released.",
+			mergeNote(merged), err))
 		return false
 	}
-	resumed := ""
-	if f.waiting {
-		f.waiting = false
-		resumed = "Retried from DecodePreallocQueue: "
-	}
-	f.resp.State = ""
+	resumed := f.resumed()
 	pages := m.pages
-	f.r.slot = pages
+	f.r.reserved = pages
 	f.resp.Allocated = pages.Len()
+	f.resp.Reserved = f.decodeTokens
+	what := "the prompt as decode's intake admitted it"
+	if f.resp.DecodeRejected {
+		what = "decode's own placeholder, as its intake rejected the prompt"
+	}
 	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
-		"%s%sDecodePreallocQueue reserves %s %s (%s) and sends their indices to prefill (send_metadata).%s",
-		resumed, mergeNote(merged), th(pages.Len()), plural(pages.Len(), "page", "pages"), pages, f.e.staleNote(pages)), m).Poll = PollWaitingForInput
+		"%s%sDecodePreallocQueue reserves %s (%s) for fill_len = %s %s — %s — sets kv_committed_len = %s and sends the page indices to prefill (send_metadata).%s",
+		resumed, mergeNote(merged), pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m).Poll = PollWaitingForInput
 	return true
+}
+
+// wait parks the flight until pages are released, to resume at stage
+// index resumeAt; it logs why once.
+func (f *flight) wait(resumeAt int, at Stage, half Half, text string) {
+	if f.waiting {
+		return
+	}
+	f.waiting, f.resumeAt = true, resumeAt
+	f.resp.State = StateWaiting
+	f.e.emit(f.r, at, half, nil, text).Poll = PollBootstrapping
+	f.resp.Step = f.e.log.Len() // "waiting" is what it shows from here on, not before
+}
+
+// resumed ends a wait, if any, and says so at the start of a log line.
+func (f *flight) resumed() string {
+	f.resp.State = ""
+	if !f.waiting {
+		return ""
+	}
+	f.waiting = false
+	return "Retried from the queue: "
 }
 
 // mergeNote says that the reservation first ran merge_and_sort_free.
@@ -49,20 +65,21 @@ func mergeNote(merged int) string {
 		th(merged), plural(merged, "page", "pages"))
 }
 
-// retryPrealloc resumes, in queue order, every waiting request that the
+// retryWaiting resumes, in queue order, every waiting request that the
 // free pages can now take.
-func (e *Engine) retryPrealloc() {
-	queue := e.preallocQueue
-	e.preallocQueue = nil
+func (e *Engine) retryWaiting() {
+	queue := e.queue
+	e.queue = nil
 	for _, r := range queue {
-		r.waiting.run(preallocStage) // parks it again if it still does not fit
+		f := r.waiting
+		f.run(f.resumeAt) // parks it again if it still does not fit
 	}
 }
 
-// Waiting lists the requests waiting in DecodePreallocQueue, oldest first.
+// Waiting lists the requests waiting for pages, oldest first.
 func (e *Engine) Waiting() []int {
-	ids := make([]int, len(e.preallocQueue))
-	for i, r := range e.preallocQueue {
+	ids := make([]int, len(e.queue))
+	for i, r := range e.queue {
 		ids[i] = int(r.id)
 	}
 	return ids
@@ -72,65 +89,56 @@ func (f *flight) decodeTransfer() bool {
 	if f.cancelled(StageDecodeTransfer) {
 		return false
 	}
-	if f.placeholder() && f.e.cfg.Mode.checksLength() {
+	if f.resp.PrefillRejected && f.sent < f.decodeTokens && f.e.cfg.Mode.checksLength() {
 		// The second part of #38704: what prefill sent must cover what
 		// decode is about to commit.
-		f.abortAdmitted(StageDecodeTransfer, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()), fmt.Sprintf(
-			"DecodeTransferQueue polls KVPoll.Success, then checks the transferred length before it commits: prefill sent 1 token, decode would commit %s %s. It aborts the request with its pending FINISH_ABORT(400) and reads nothing.",
-			th(f.r.slot.Len()), plural(f.r.slot.Len(), "page", "pages")), "decode (aborted before commit)")
+		_, reason := f.rejection()
+		f.abortAdmitted(StageDecodeTransfer, 400, reason, fmt.Sprintf(
+			"DecodeTransferQueue polls KVPoll.Success, then checks the transferred length before it commits: prefill sent %s %s, decode would commit %s. It aborts the request with its pending FINISH_ABORT(400) and reads nothing.",
+			th(f.sent), plural(f.sent, "token", "tokens"), th(f.decodeTokens)), "decode (aborted before commit)")
 		return false
 	}
 	if f.failedUnseen && f.e.cfg.Mode.checksLength() {
-		n := f.pagesFor(f.tokens)
-		f.abortAdmitted(StageDecodeTransfer, 500, fmt.Sprintf("transferred length check: prefill sent 0 of %d tokens", f.tokens), fmt.Sprintf(
+		f.abortAdmitted(StageDecodeTransfer, 500, fmt.Sprintf("transferred length check: prefill sent 0 of %d tokens", f.decodeTokens), fmt.Sprintf(
 			"DecodeTransferQueue is not told of the failure, but the length check before commit (#38704's second part) sees that prefill sent nothing for the %s %s decode would commit. It aborts with 500 and reads nothing.",
-			th(n), plural(n, "page", "pages")), "decode (aborted before commit)")
+			th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens")), "decode (aborted before commit)")
 		return false
 	}
-	text := fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len covers the %s written %s.",
-		th(f.written.Len()), plural(f.written.Len(), "page", "pages"))
+	text := fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len = %s, the %s prefill wrote.",
+		th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"))
 	switch {
-	case f.placeholder():
-		text = fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len is the whole reservation, %s pages, not the one page prefill wrote.",
-			th(f.r.slot.Len()))
 	case f.failedUnseen:
-		n := f.pagesFor(f.tokens)
-		text = fmt.Sprintf("DecodeTransferQueue, never told of the failure, treats the transfer as done; kv_committed_len covers the prompt's %s %s, which prefill never wrote.",
-			th(n), plural(n, "page", "pages"))
+		text = fmt.Sprintf("DecodeTransferQueue, never told of the failure, treats the transfer as done; kv_committed_len = %s, set at prealloc, though prefill wrote none of them.",
+			th(f.decodeTokens))
+	case f.sent < f.decodeTokens:
+		text = fmt.Sprintf("DecodeTransferQueue polls KVPoll.Success; kv_committed_len is fill_len = %s, set at prealloc, not the %s prefill wrote.",
+			th(f.decodeTokens), th(f.sent))
 	}
 	f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, text).Poll = PollSuccess
 	return true
 }
 
-// committed is what decode attends over: what prefill wrote, or, when it
-// does not know better, what it reserved for the prompt.
-func (f *flight) committed() Pages {
-	switch {
-	case f.placeholder():
-		return f.r.slot // it attends over what it reserved, not what prefill wrote
-	case f.failedUnseen:
-		return f.r.slot.Head(f.pagesFor(f.tokens))
-	}
-	return f.written
-}
-
+// running is the running batch: it attends over kv_committed_len
+// positions of the reservation, whoever wrote them.
 func (f *flight) running() bool {
 	if f.cancelled(StageDecodeRunning) {
 		return false
 	}
-	read := f.committed()
+	read := f.r.reserved.Head(f.pagesFor(f.decodeTokens))
 	if f.e.cfg.CheckWriter && !f.writersMatch(read) {
 		return false
 	}
-	f.e.readInto(&f.resp, read, f.r)
+	f.e.readInto(&f.resp, read, f.decodeTokens, f.r)
+	f.resp.Sent = f.sent
 	f.resp.ReadStep = f.e.log.Len() + 1
 	f.e.emit(f.r, StageDecodeRunning, HalfDecode, read, fmt.Sprintf(
-		"The running batch attends over %s %s: %s.", th(read.Len()), plural(read.Len(), "page", "pages"), f.e.provenance(f.resp)))
+		"The running batch attends over kv_committed_len = %s %s in %s: %s.", th(f.decodeTokens), plural(f.decodeTokens, "position", "positions"),
+		pagesWord(read.Len()), f.e.provenance(f.resp)))
 	return true
 }
 
 // abortAdmitted ends an admitted request with FINISH_ABORT. The queue
-// that holds it frees its slot — unless the door does not retire aborted
+// that holds it frees its pages — unless the door does not retire aborted
 // requests, and then nobody does.
 func (f *flight) abortAdmitted(at Stage, status int, reason, text, who string) {
 	f.end(StateAborted, status, reason)
@@ -143,10 +151,10 @@ func (f *flight) abortAdmitted(at Stage, status int, reason, text, who string) {
 		f.release(who)
 		return
 	}
-	n := f.r.slot.Len()
+	n := f.r.reserved.Len()
 	f.resp.Unretired = true
 	f.e.m.unretiredPages += n
 	f.e.emit(f.r, StageRelease, HalfDecode, nil, fmt.Sprintf(
-		"Nobody retires the aborted request — the simulation's illustration of a door that does not (SGLang frees an aborted request's pages): its %s %s (%s) stay held, and no later request can have them.",
-		th(n), plural(n, "page", "pages"), f.r.slot))
+		"Nobody retires the aborted request — the simulation's illustration of a door that does not (SGLang frees an aborted request's pages): its %s (%s) stay held in decode's pool, and no later request can have them.",
+		pagesWord(n), f.r.reserved))
 }

@@ -4,25 +4,24 @@ import "fmt"
 
 // Engine is one simulated deployment. It is not safe for concurrent use.
 type Engine struct {
-	cfg       Config
-	pool      *pool
+	cfg Config
+	// pools are the two servers' KV pools, by serverIndex.
+	pools     [2]*pool
 	reqs      []*record // request n is reqs[n-1]
 	tenants   []string  // in order of first appearance
 	reqTenant []uint8   // tenant index of request n at n-1, for fast page scans
 	log       Log
 	responses chunks[Response] // see respChunk
 	m         counters
-	// legacyLimit replays a run under the prompt limit it was made with
-	// before SGLang's rule (see LimitChanges).
-	legacyLimit bool
 	// late are transfers still in flight after a deferred-release timeout.
 	late []lateWrite
-	// preallocQueue holds the requests waiting in DecodePreallocQueue, oldest first.
-	preallocQueue []*record
+	// queue holds the requests waiting for pages, oldest first: in
+	// DecodePreallocQueue, or for prefill's pool in its waiting queue.
+	queue []*record
 	// prints are the AI gateway's fingerprints, per tenant index.
 	prints []prints
-	// scan is the pool at the step SnapshotAt last built.
-	scan scanTable
+	// scan is each pool at the step ViewAt last built it for.
+	scan [2]scanTable
 	// texts holds recent texts of the log and of the pages, so that what
 	// many requests repeat is kept once, not once per request (see share).
 	texts map[string]string
@@ -35,11 +34,16 @@ type record struct {
 	req      Request
 	text     string // what its pages hold
 	content  string // the same without the tenant label: what the gateway sees echoed
-	slot     Pages  // decode's reservation, in slot order
+	// text and content are what decode's reservation was written with:
+	// prefill's placeholder when prefill rejected the prompt.
+	reserved Pages // decode's reservation, in order
 	released bool
-	linger   *linger
+	// prefillKV is the prefill server's own KV of the prompt, from its
+	// forward pass until its half ends.
+	prefillKV Pages
+	linger    *linger
 	// deferStep is the log step at which decode deferred the release of
-	// the slot (0: it never did); the slot lingers from then until freed.
+	// its reservation (0: it never did); it lingers from then until freed.
 	deferStep int
 	resp      int // index into Engine.responses
 	// waiting is the flight parked in DecodePreallocQueue, if any.
@@ -49,7 +53,8 @@ type record struct {
 // linger is a request whose decode half deferred the release of its pages
 // because the prefill half, never cancelled, may still write into them.
 type linger struct {
-	pendingWrite Pages // pages prefill will still write before it acks
+	pendingWrite  Pages // pages prefill will still write before it acks
+	pendingTokens int   // the positions of them it writes
 }
 
 // New returns an engine with an empty pool, or a *ConfigError.
@@ -57,8 +62,17 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, pool: newPool(cfg.PoolPages(), cfg.Allocator)}, nil
+	e := &Engine{cfg: cfg}
+	for _, s := range Servers {
+		i := indexOf(s)
+		e.pools[i] = newPool(i, cfg.PagesOf(s), cfg.PageTokens, cfg.Allocator)
+	}
+	return e, nil
 }
+
+// decode and prefill are the two servers' pools.
+func (e *Engine) decode() *pool  { return e.pools[decodeIndex] }
+func (e *Engine) prefill() *pool { return e.pools[prefillIndex] }
 
 // Config returns the engine's configuration.
 func (e *Engine) Config() Config { return e.cfg }
@@ -141,6 +155,12 @@ func (e *Engine) tenantIndex(name string) (int, error) {
 // The returned event is the one in the log, for the caller to set Poll or Victim.
 func (e *Engine) emit(r *record, stage Stage, half Half, pages Pages, text string, muts ...mutation) *Event {
 	ev := Event{Step: e.log.Len() + 1, Stage: stage, Half: half, Pages: pages, Text: e.share(text), muts: muts}
+	switch {
+	case len(muts) > 0:
+		ev.Pool = Servers[muts[0].server]
+	case len(pages) > 0:
+		ev.Pool = ServerDecode
+	}
 	if r != nil {
 		ev.Request = int(r.id)
 		ev.Tenant = e.tenants[r.tenant]

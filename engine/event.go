@@ -7,8 +7,10 @@ type Event struct {
 	Tenant  string `json:"tenant"`
 	Stage   Stage  `json:"stage"`
 	Half    Half   `json:"half"`
-	// Pages are the pages the event touched (allocated, wrote, read or freed).
-	Pages Pages `json:"pages,omitempty"`
+	// Pages are the pages the event touched (allocated, wrote, read or
+	// freed), in Pool: the prefill or the decode server's.
+	Pages Pages  `json:"pages,omitempty"`
+	Pool  Server `json:"pool,omitempty"`
 	// Text explains the event in one plain line.
 	Text string `json:"text"`
 	// Poll is the KV transfer's KVPoll state, on the events that reach one.

@@ -2,51 +2,95 @@ package engine
 
 import "fmt"
 
-// intake is the API's context check and validate_input_length.
+// intake is the API's context check, then each server's
+// validate_input_length against its own pool (managers/utils.py): the
+// router sends the same request to both, and each decides alone.
 func (f *flight) intake() bool {
 	cfg, n := f.e.cfg, f.r.req.PromptTokens
-	overAPI, overEngine := f.e.limits(n)
-	switch {
-	case overAPI:
+	if cfg.LimitsOf(ServerPrefill).OverAPI(n) {
 		f.resp.Path = PathAPIReject
 		f.end(StateRejected, 400, apiMessage(n, cfg.ContextTokens))
 		f.e.emit(f.r, StageIntake, HalfAPI, nil, fmt.Sprintf(
-			"The API (tokenizer manager) refuses the prompt before the engine sees it: %s tokens is not below the advertised %s-token context. 400: “%s”",
+			"The API (tokenizer manager) refuses the prompt before either server sees it: %s tokens is not below the advertised %s-token context. 400: “%s”",
 			th(n), th(cfg.ContextTokens), f.resp.Reason))
 		f.respondError()
 		return false
-	case overEngine:
-		f.resp.Path = PathPlaceholder
-		f.tokens = 1
+	}
+	for _, s := range Servers {
+		f.validate(s, n)
+	}
+	if f.resp.PrefillRejected {
+		f.prefillTokens = 1
 		f.r.text, f.r.content = f.e.share(pageText(f.r.req.Tenant, PlaceholderContent)), PlaceholderContent
-		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
-			"validate_input_length: %s tokens is at least max_req_input_len %s (%s): “%s” set_finish_with_abort: the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
-			th(n), th(cfg.MaxReqInputLen()), limitWords(cfg), inputLengthMessage(n, cfg.MaxReqInputLen())))
-	default:
-		f.e.emit(f.r, StageIntake, HalfBoth, nil, fmt.Sprintf(
-			"validate_input_length: %s tokens is below max_req_input_len %s (%s): the prompt is read in full.",
-			th(n), th(cfg.MaxReqInputLen()), limitWords(cfg)))
+	}
+	if f.resp.DecodeRejected {
+		f.decodeTokens = 1
+	}
+	if f.resp.PrefillRejected || f.resp.DecodeRejected {
+		f.resp.Path = PathPlaceholder
 	}
 	return true
 }
 
-// limitWords shows how max_req_input_len comes from the running engine.
-func limitWords(c Config) string {
-	return fmt.Sprintf("min(context %s − 1, pool %s − 1) − 5", th(c.ContextTokens), th(c.UsableTokens()))
+// validate is one server's validate_input_length. A rejection is
+// set_finish_with_abort: the prompt becomes the placeholder [0] and
+// to_finish = FINISH_ABORT(400) is pending, while finished() stays false.
+func (f *flight) validate(s Server, n int) {
+	lim := f.e.cfg.LimitsOf(s)
+	half := HalfPrefill
+	if s == ServerDecode {
+		half = HalfDecode
+	}
+	if !lim.Rejects(n) {
+		f.e.emit(f.r, StageIntake, half, nil, fmt.Sprintf(
+			"The %s server's validate_input_length: %s tokens is below its max_req_input_len %s (%s): the prompt is read in full.",
+			s, th(n), th(lim.MaxReqInputLen()), lim.Words()))
+		return
+	}
+	if s == ServerPrefill {
+		f.resp.PrefillRejected = true
+	} else {
+		f.resp.DecodeRejected = true
+	}
+	f.e.emit(f.r, StageIntake, half, nil, fmt.Sprintf(
+		"The %s server's validate_input_length: %s tokens is at least its max_req_input_len %s (%s): “%s” set_finish_with_abort: on %s the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
+		s, th(n), th(lim.MaxReqInputLen()), lim.Words(), inputLengthMessage(n, lim.MaxReqInputLen()), s))
+}
+
+// rejection is the pending 400 the door or the length check answers with:
+// the first server that rejected the prompt, and its message.
+func (f *flight) rejection() (Server, string) {
+	s := ServerPrefill
+	if !f.resp.PrefillRejected {
+		s = ServerDecode
+	}
+	return s, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.LimitsOf(s).MaxReqInputLen())
+}
+
+// rejectedOn names the servers whose rejection is pending.
+func (f *flight) rejectedOn() string {
+	switch {
+	case f.resp.PrefillRejected && f.resp.DecodeRejected:
+		return "both servers"
+	case f.resp.PrefillRejected:
+		return "the prefill server"
+	}
+	return "the decode server"
 }
 
 // admission is the door: PrefillBootstrapQueue and DecodePreallocQueue.
 func (f *flight) admission() bool {
 	switch {
 	case f.placeholder() && f.e.cfg.Retires().Has(PendingRejected):
-		f.end(StateRejected, 400, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.MaxReqInputLen()))
-		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
-			"The patched door (#38704) sees the pending FINISH_ABORT(400) and retires the request: no KV sender, no KV receiver, no page allocated; it keeps its 400.")
+		_, reason := f.rejection()
+		f.end(StateRejected, 400, reason)
+		f.e.emit(f.r, StageAdmission, HalfBoth, nil, fmt.Sprintf(
+			"The patched door (#38704) sees the pending FINISH_ABORT(400) on %s and retires the request: no KV sender, no KV receiver, no page allocated on either server; it keeps its 400.", f.rejectedOn()))
 		f.respondError()
 		return false
 	case f.placeholder():
-		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
-			"The door checks only req.finished() — false — and admits the request. The pending FINISH_ABORT(400) in to_finish is never looked at.")
+		f.e.emit(f.r, StageAdmission, HalfBoth, nil, fmt.Sprintf(
+			"The door checks only req.finished() — false — and admits the request. The pending FINISH_ABORT(400) in to_finish on %s is never looked at.", f.rejectedOn()))
 	default:
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
 			"Admitted: PrefillBootstrapQueue and DecodePreallocQueue take the request.")

@@ -127,9 +127,10 @@ func (e *Engine) gradeCanary(c1, c2 *Response) LaunchResult {
 func (e *Engine) gradeCapacity(r *Response) LaunchResult {
 	c := e.cfg
 	n := probeTokens(c)
+	cp := c.Capacity()
 	t := LaunchResult{ID: LaunchCapacity, Name: "(c) Capacity probe against the running engine",
-		What: fmt.Sprintf("The advertised context is %s tokens; the running engine derives max_req_input_len = %s. The probe sends %s tokens (context − 7, the longest prompt a backed context reads) and checks that it is read in full.",
-			th(c.ContextTokens), th(c.MaxReqInputLen()), th(n))}
+		What: fmt.Sprintf("The advertised context is %s tokens; the running servers derive max_req_input_len = %s (prefill) and %s (decode). The probe sends %s tokens (context − 7, the longest prompt a backed context reads) and checks that it is read in full.",
+			th(c.ContextTokens), th(cp.Prefill.MaxReqInputLen), th(cp.Decode.MaxReqInputLen), th(n))}
 	if r == nil || r.State == StateWaiting {
 		return t
 	}
@@ -137,10 +138,14 @@ func (e *Engine) gradeCapacity(r *Response) LaunchResult {
 	want := (r.Tokens + c.PageTokens - 1) / c.PageTokens
 	t.Pass = r.Status == 200 && r.Path == PathNormal && !r.Leaked() && r.ReadPages.Len() == want
 	if t.Pass {
-		t.Detail = fmt.Sprintf("Passes: the %s-token prompt was read in full (%s pages); the running engine accepts up to %s tokens.", th(r.Tokens), th(want), th(c.MaxReqInputLen()-1))
+		t.Detail = fmt.Sprintf("Passes: the %s-token prompt was read in full (%s pages); both servers accept up to %s tokens.", th(r.Tokens), th(want), th(min(cp.Prefill.MaxReqInputLen, cp.Decode.MaxReqInputLen)-1))
 		return t
 	}
-	t.Detail = fmt.Sprintf("Fails: the running engine reads at most %s tokens (max_req_input_len %s), %s short of the advertised %s; the probe got HTTP %d on the %s path.",
-		th(c.MaxReqInputLen()-1), th(c.MaxReqInputLen()), th(c.ContextTokens-c.MaxReqInputLen()+1), th(c.ContextTokens), r.Status, r.Path)
+	short, name := cp.Prefill, "prefill"
+	if cp.Decode.MaxReqInputLen < short.MaxReqInputLen {
+		short, name = cp.Decode, "decode"
+	}
+	t.Detail = fmt.Sprintf("Fails: the %s server reads at most %s tokens (max_req_input_len %s): its pool is short by %s of the advertised %s; the probe got HTTP %d on the %s path.",
+		name, th(short.MaxReqInputLen-1), th(short.MaxReqInputLen), th(short.ShortBy), th(c.ContextTokens), r.Status, r.Path)
 	return t
 }

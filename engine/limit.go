@@ -2,31 +2,98 @@ package engine
 
 import "fmt"
 
-// SGLang derives the prompt limit from the running engine (tp_worker), not
-// from the spec sheet: max_req_len = min(context_len - 1,
-// max_total_num_tokens - 1), and validate_input_length rejects a prompt of
-// max_req_input_len = max_req_len - 5 tokens or more.
+// Server is one half of a prefill/decode pair. Each has its own KV pool and
+// derives its own prompt limit from it.
+type Server string
+
+const (
+	ServerPrefill Server = "prefill"
+	ServerDecode  Server = "decode"
+)
+
+// Servers lists the two halves in pipeline order.
+var Servers = []Server{ServerPrefill, ServerDecode}
+
+// Limits is what one server's validate_input_length derives from the running
+// engine, not from a spec sheet (python/sglang/srt/managers/tp_worker.py sets
+// max_req_len, scheduler.py max_req_input_len; managers/utils.py
+// validate_input_length compares against it).
+type Limits struct {
+	// ContextTokens is the server's context_len.
+	ContextTokens int `json:"context"`
+	// PoolTokens is max_total_num_tokens: the KV pool in whole pages' tokens.
+	PoolTokens int `json:"pool"`
+}
+
+// reqInputHeadroom is the 5 tokens max_req_input_len keeps below max_req_len.
 const reqInputHeadroom = 5
 
-// MaxReqLen is max_req_len: min(context - 1, pool - 1), the pool counted in
-// whole pages' tokens (max_total_num_tokens).
-func (c Config) MaxReqLen() int { return min(c.ContextTokens-1, c.UsableTokens()-1) }
-
-// MaxReqInputLen is max_req_input_len: intake rejects a prompt of this many
-// tokens or more. The longest prompt read in full is one token less:
-// min(context, pool) - 7.
-func (c Config) MaxReqInputLen() int { return c.MaxReqLen() - reqInputHeadroom }
-
-// limits says which check a prompt of n tokens fails: the API's (n >=
-// context) or validate_input_length's (n >= max_req_input_len). Under the
-// legacy rule, which runs made before the real one were replayed with, a
-// prompt was over the API at n > context and over the pool at n > pool.
-func (e *Engine) limits(n int) (overAPI, overEngine bool) {
-	c := e.cfg
-	if e.legacyLimit {
-		return n > c.ContextTokens, n > c.UsableTokens()
+// NewLimits is a server's limits for a pool of poolTokens, aligned down to
+// whole pages of pageTokens as SGLang aligns max_total_num_tokens.
+func NewLimits(contextTokens, poolTokens, pageTokens int) Limits {
+	if pageTokens > 0 {
+		poolTokens = poolTokens / pageTokens * pageTokens
 	}
-	return n >= c.ContextTokens, n >= c.MaxReqInputLen()
+	return Limits{ContextTokens: contextTokens, PoolTokens: poolTokens}
+}
+
+// MaxReqLen is max_req_len: min(context_len − 1, max_total_num_tokens − 1).
+func (l Limits) MaxReqLen() int { return min(l.ContextTokens-1, l.PoolTokens-1) }
+
+// MaxReqInputLen is max_req_input_len = max_req_len − 5: a prompt of this
+// many tokens or more is rejected (set_finish_with_abort). The longest prompt
+// read in full is one token less: min(context, pool) − 7.
+func (l Limits) MaxReqInputLen() int { return l.MaxReqLen() - reqInputHeadroom }
+
+// OverAPI reports whether the tokenizer manager refuses n tokens outright:
+// input_tokens >= context_len.
+func (l Limits) OverAPI(n int) bool { return n >= l.ContextTokens }
+
+// Rejects reports whether validate_input_length rejects n tokens.
+func (l Limits) Rejects(n int) bool { return n >= l.MaxReqInputLen() }
+
+// Words shows how max_req_input_len comes from the running engine.
+func (l Limits) Words() string {
+	return fmt.Sprintf("min(context %s − 1, pool %s − 1) − 5", th(l.ContextTokens), th(l.PoolTokens))
+}
+
+// Window is a range of prompt lengths, First to Last tokens inclusive;
+// it is empty (closed) when First > Last.
+type Window struct {
+	First int `json:"first"`
+	Last  int `json:"last"`
+}
+
+// Open reports whether the window holds any prompt length.
+func (w Window) Open() bool { return w.First <= w.Last }
+
+// Len is how many prompt lengths the window holds.
+func (w Window) Len() int { return max(w.Last-w.First+1, 0) }
+
+// Contains reports whether a prompt of n tokens is in the window.
+func (w Window) Contains(n int) bool { return n >= w.First && n <= w.Last }
+
+// String is "681,274–1,048,569 tokens", or "closed".
+func (w Window) String() string {
+	if !w.Open() {
+		return "closed"
+	}
+	if w.First == w.Last {
+		return th(w.First) + " tokens"
+	}
+	return th(w.First) + "–" + th(w.Last) + " tokens"
+}
+
+// LeakWindow is the prompt lengths that reach both servers' intake (below
+// both context lengths), that prefill's validate_input_length rejects — its
+// prompt becomes the one-token placeholder — and that decode's admits, so
+// that decode reserves, commits and attends over the whole prompt while
+// prefill transfers one token (sgl-project/sglang#30233).
+func LeakWindow(prefill, decode Limits) Window {
+	return Window{
+		First: max(prefill.MaxReqInputLen(), 1),
+		Last:  min(prefill.ContextTokens, decode.ContextTokens, decode.MaxReqInputLen()) - 1,
+	}
 }
 
 // apiMessage is the tokenizer manager's refusal, as SGLang words it.
@@ -42,43 +109,3 @@ func inputLengthMessage(n, maxInput int) string {
 // ArticleRejection is how the article's demo words the fixed engine's 400;
 // the engine's own reason is SGLang's inputLengthMessage.
 const ArticleRejection = "request rejected (context length exceeds KV pool capacity)"
-
-// LimitChanges replays ops under SGLang's limit and under the rule runs were
-// made with before it (placeholder when prompt > pool, API refusal when
-// prompt > context) and lists the requests, by number, whose outcome (path,
-// state, status or leaked pages) differs. A link made before the change can
-// say whether it still shows what it showed.
-func LimitChanges(cfg Config, ops []Op) ([]int, error) {
-	now, err := replayLoose(cfg, ops, false)
-	if err != nil {
-		return nil, err
-	}
-	old, err := replayLoose(cfg, ops, true)
-	if err != nil {
-		return nil, err
-	}
-	var changed []int
-	for i, r := range now.Responses() {
-		o := old.Responses()[i]
-		if r.Path != o.Path || r.State != o.State || r.Status != o.Status || r.LeakedPages.Len() != o.LeakedPages.Len() {
-			changed = append(changed, r.Request)
-		}
-	}
-	return changed, nil
-}
-
-// replayLoose replays ops, skipping a settle that does not apply (the other
-// rule may have left that request lingering, or not).
-func replayLoose(cfg Config, ops []Op, legacy bool) (*Engine, error) {
-	e, err := New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	e.legacyLimit = legacy
-	for i, op := range ops {
-		if err := e.Apply(op); err != nil && op.Settle == nil {
-			return nil, fmt.Errorf("operation %d: %w", i+1, err)
-		}
-	}
-	return e, nil
-}

@@ -14,15 +14,13 @@ type Metrics struct {
 	Aborted   int `json:"aborted"` // by the engine after admission (the length check)
 	Errored   int `json:"errored"`
 	Cancelled int `json:"cancelled"` // by the client
-	// Waiting is how many requests wait in DecodePreallocQueue now.
+	// Waiting is how many requests wait for pages now.
 	Waiting int `json:"waiting"`
 
-	PagesTotal     int `json:"pagesTotal"`
-	PagesAllocated int `json:"pagesAllocated"`
-	PagesFree      int `json:"pagesFree"`   // free_pages and release_pages
-	PagesStaged    int `json:"pagesStaged"` // release_pages: freed, not yet merged back (sorted)
-	PagesStale     int `json:"pagesStale"`  // free, but still holding some request's KV
-	PagesLingering int `json:"pagesLingering"`
+	// Prefill and Decode are the two servers' pools now.
+	Prefill        PoolMetrics `json:"prefill"`
+	Decode         PoolMetrics `json:"decode"`
+	PagesLingering int         `json:"pagesLingering"` // decode pages held for a deferred release
 
 	ScrubWrites int   `json:"scrubWrites"`
 	ScrubBytes  int64 `json:"scrubBytes"`
@@ -39,6 +37,19 @@ type Metrics struct {
 	WriterChecks   int `json:"writerChecks"`   // decode's last-writer metadata reads
 	GatewayAlerts  int `json:"gatewayAlerts"`
 	GatewayBlocks  int `json:"gatewayBlocks"`
+}
+
+// PoolMetrics counts one pool's pages by state.
+type PoolMetrics struct {
+	Total     int `json:"total"`
+	Allocated int `json:"allocated"`
+	Free      int `json:"free"`   // free_pages and release_pages
+	Staged    int `json:"staged"` // release_pages: freed, not yet merged back (sorted)
+	Stale     int `json:"stale"`  // free, but still holding some request's KV
+}
+
+func (p *pool) metrics() PoolMetrics {
+	return PoolMetrics{Total: p.size(), Allocated: p.allocated, Free: p.freeCount(), Staged: p.free.nStage, Stale: p.stale}
 }
 
 // counters are kept as events happen, so Metrics costs nothing per page.
@@ -90,9 +101,8 @@ func (e *Engine) Metrics() Metrics {
 		Requests: c.requests, Responses: c.responses, LeakedResponses: c.leakedResponses,
 		LeakedPages: c.leakedPages, WrongStatus: c.wrongStatus,
 		Finished: c.byState[0], Rejected: c.byState[1], Aborted: c.byState[2], Errored: c.byState[3], Cancelled: c.byState[4],
-		Waiting:    len(e.preallocQueue),
-		PagesTotal: e.pool.size(), PagesAllocated: e.pool.allocated, PagesFree: e.pool.freeCount(),
-		PagesStaged: e.pool.free.nStage, PagesStale: e.pool.stale, PagesLingering: c.lingeringPages,
+		Waiting: len(e.queue),
+		Prefill: e.prefill().metrics(), Decode: e.decode().metrics(), PagesLingering: c.lingeringPages,
 		ScrubWrites: c.scrubWrites, ScrubBytes: c.scrubBytes,
 		DeferredRelease: map[Outcome]int{}, LateWrites: c.lateWrites,
 		PagesUnretired: c.unretiredPages, GhostPages: c.ghostPages, WriterChecks: c.writerChecks,

@@ -69,6 +69,9 @@ func (s *Snapshot) PageMapSince(dst []byte, prev *Snapshot) (m []byte, changed P
 	budget := len(s.holder) / 4
 	for i := lo; i < hi; i++ {
 		for _, mu := range s.e.log.At(i).muts {
+			if mu.server != s.server {
+				continue
+			}
 			changed = append(changed, mu.pages...)
 			if budget -= mu.pages.Len(); budget < 0 {
 				return s.PageMap(dst), nil, true

@@ -12,12 +12,20 @@ const (
 	mutScrub
 )
 
-// mutation is one change to who holds and who last wrote some pages. A live
-// run and a replay both go through pageTable.change, so they cannot drift.
+// mutation is one change to who holds and who last wrote some pages of one
+// server's pool. A live run and a replay both go through pageTable.change,
+// so they cannot drift.
 type mutation struct {
-	kind  mutKind
-	pages Pages
-	req   int32
+	kind   mutKind
+	server serverIndex
+	pages  Pages
+	req    int32
+	// tokens is how many positions a write fills from the start of pages
+	// (0: all of them); the last page then keeps what it held past them.
+	tokens int
+	// partials are the pages whose positions hold more than one writer's
+	// KV before or after the change, with both (see positions).
+	partials []partialChange
 	// prev is what the change overwrote, page by page in order, kept in
 	// runs: what undo puts back, so that a step back costs the pages the
 	// step touched, not a replay of the whole log.
@@ -28,26 +36,37 @@ type mutation struct {
 type valueRun struct{ v, n int32 }
 
 // pageTable is, for every page, the request that holds it and the request
-// that last wrote it. Requests are numbered from 1, so 0 means none.
+// that wrote its first position. Requests are numbered from 1, so 0 means
+// none. A page whose positions hold more than one writer's KV (a write that
+// ended inside it) is also in partial.
 type pageTable struct {
 	holder, writer []int32
+	partial        map[int32]positions
+	pageTokens     int
 	held           int // pages some request holds
 	stale          int // unheld pages that still hold some request's KV
 }
 
-func newPageTable(pages int) pageTable {
-	return pageTable{holder: make([]int32, pages), writer: make([]int32, pages)}
+func newPageTable(pages, pageTokens int) pageTable {
+	return pageTable{holder: make([]int32, pages), writer: make([]int32, pages), partial: map[int32]positions{}, pageTokens: pageTokens}
 }
 
 // apply makes m's change and returns m, with what it overwrote, for the
 // event that logs it.
 func (t *pageTable) apply(m mutation) mutation {
+	if m.kind == mutWrite || m.kind == mutScrub {
+		m.partials = t.partialChanges(m)
+	}
 	m.prev = t.change(m, true)
+	t.setPartials(m.partials, true)
 	return m
 }
 
 // redo makes a logged change again (SnapshotAt moving forward).
-func (t *pageTable) redo(m mutation) { t.change(m, false) }
+func (t *pageTable) redo(m mutation) {
+	t.change(m, false)
+	t.setPartials(m.partials, true)
+}
 
 // change sets the field m changes on each of its pages, a run at a time,
 // keeping the counters; with record, it returns the values it overwrote.
@@ -78,6 +97,7 @@ func (t *pageTable) change(m mutation, record bool) []valueRun {
 // old values at a time, last page first, so that a page listed twice ends
 // as it was before m.
 func (t *pageTable) undo(m mutation) {
+	t.setPartials(m.partials, false)
 	holds := m.kind == mutAlloc || m.kind == mutFree
 	run := len(m.prev)
 	left := 0 // pages of m.prev[run] still to put back

@@ -1,16 +1,32 @@
 package engine
 
-// pool is the paged KV pool: the page table plus the allocator's free list.
-// Every change goes through pageTable.apply and comes back as a mutation for
-// the event that logs it.
+// pool is one server's paged KV pool: the page table plus the allocator's
+// free list. Every change goes through pageTable.apply and comes back as a
+// mutation for the event that logs it.
 type pool struct {
 	pageTable
+	server    serverIndex
 	free      freeList
 	allocated int
 }
 
-func newPool(pages int, policy Allocator) *pool {
-	return &pool{pageTable: newPageTable(pages), free: newFreeList(pages, policy)}
+// serverIndex numbers the servers: Engine.pools and a mutation's server.
+type serverIndex uint8
+
+const (
+	prefillIndex serverIndex = iota
+	decodeIndex
+)
+
+func indexOf(s Server) serverIndex {
+	if s == ServerPrefill {
+		return prefillIndex
+	}
+	return decodeIndex
+}
+
+func newPool(server serverIndex, pages, pageTokens int, policy Allocator) *pool {
+	return &pool{pageTable: newPageTable(pages, pageTokens), server: server, free: newFreeList(pages, policy)}
 }
 
 func (p *pool) size() int      { return len(p.holder) }
@@ -24,20 +40,21 @@ func (p *pool) alloc(n int, req int32) (m mutation, merged int, err error) {
 		return mutation{}, merged, err
 	}
 	p.allocated += n
-	return p.apply(mutation{kind: mutAlloc, pages: pages, req: req}), merged, nil
+	return p.apply(mutation{kind: mutAlloc, server: p.server, pages: pages, req: req}), merged, nil
 }
 
-// write records req as the last writer of pages.
-func (p *pool) write(pages Pages, req int32) mutation {
-	return p.apply(mutation{kind: mutWrite, pages: pages, req: req})
+// write records req as the writer of the first tokens positions of pages
+// (all of them when tokens is 0): the last page keeps what it held past them.
+func (p *pool) write(pages Pages, req int32, tokens int) mutation {
+	return p.apply(mutation{kind: mutWrite, server: p.server, pages: pages, req: req, tokens: tokens})
 }
 
 // release returns pages to the free list without clearing them: free() only
 // moves ids. With scrub it zeroes them first, one write per page.
 func (p *pool) release(pages Pages, req int32, scrub bool) []mutation {
-	muts := []mutation{p.apply(mutation{kind: mutFree, pages: pages, req: req})}
+	muts := []mutation{p.apply(mutation{kind: mutFree, server: p.server, pages: pages, req: req})}
 	if scrub {
-		muts = append(muts, p.apply(mutation{kind: mutScrub, pages: pages, req: req}))
+		muts = append(muts, p.apply(mutation{kind: mutScrub, server: p.server, pages: pages, req: req}))
 	}
 	p.free.put(pages)
 	p.allocated -= pages.Len()

@@ -11,15 +11,28 @@ func (f *flight) bootstrap() bool {
 	return true
 }
 
+// forward is prefill's forward pass: it builds the KV of its prompt — the
+// placeholder when it rejected the prompt — in its own pool. Too few free
+// pages keep the request in prefill's waiting queue until a release.
 func (f *flight) forward() bool {
 	if f.cancelled(StagePrefillForward) {
 		return false
 	}
-	text := fmt.Sprintf("The prefill forward pass builds the KV of %s prompt tokens.", th(f.tokens))
-	if f.placeholder() {
-		text = "The prefill forward pass runs over the one placeholder token."
+	p := f.e.prefill()
+	n := f.pagesFor(f.prefillTokens)
+	m, merged, err := p.alloc(n, f.r.id)
+	if err != nil {
+		f.wait(forwardStage, StagePrefillForward, HalfPrefill, fmt.Sprintf("%sPrefill's waiting queue cannot run the forward pass yet — %s in prefill's pool. The request waits there until pages are released.", mergeNote(merged), err))
+		return false
 	}
-	f.e.emit(f.r, StagePrefillForward, HalfPrefill, nil, text)
+	f.resumed()
+	f.r.prefillKV = m.pages
+	text := fmt.Sprintf("%sThe prefill forward pass builds the KV of %s prompt %s in %s of prefill's own pool (%s).",
+		mergeNote(merged), th(f.prefillTokens), plural(f.prefillTokens, "token", "tokens"), pagesWord(n), m.pages)
+	if f.resp.PrefillRejected {
+		text = fmt.Sprintf("%sThe prefill forward pass runs over the one placeholder token, in %s of prefill's own pool (%s).", mergeNote(merged), pagesWord(n), m.pages)
+	}
+	f.e.emit(f.r, StagePrefillForward, HalfPrefill, m.pages, text, m, p.write(m.pages, f.r.id, f.prefillTokens))
 	return true
 }
 
@@ -31,6 +44,7 @@ func (f *flight) transfer() bool {
 		f.failedUnseen = true
 		f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, nil,
 			"send_kv_chunk fails: prefill polls KVPoll.Failed and closes its KV sender, but decode is not told — the simulation's illustration of a door that does not retire an errored request (SGLang's DecodeTransferQueue does poll it). Nothing is written into decode's reservation.").Poll = PollFailed
+		f.e.releasePrefill(f.r, "prefill (after KVPoll.Failed)")
 		f.e.landLateWrites(f)
 		return true
 	}
@@ -42,13 +56,20 @@ func (f *flight) transfer() bool {
 		f.release("decode (after KVPoll.Failed)")
 		return false
 	}
-	f.written = f.r.slot.Head(f.pagesFor(f.tokens))
-	text := fmt.Sprintf("send_kv_chunk(last_chunk=True) writes %s %s (%s) into decode's reservation: KVPoll.Success. Prefill closes its KV sender.",
-		th(f.written.Len()), plural(f.written.Len(), "page", "pages"), f.written)
-	if f.placeholder() {
-		text += " On success prefill marks the request finished with FINISH_LENGTH(0) unconditionally; to_finish, the pending FINISH_ABORT(400), is not overwritten — it is never consulted."
+	// Prefill writes what it built into the page indices decode sent; when
+	// decode reserved less (it rejected the prompt), what fits.
+	f.sent = min(f.prefillTokens, f.decodeTokens)
+	f.written = f.r.reserved.Head(f.pagesFor(f.sent))
+	text := fmt.Sprintf("send_kv_chunk(last_chunk=True) writes %s %s into %s of decode's reservation (%s): KVPoll.Success. Prefill closes its KV sender.",
+		th(f.sent), plural(f.sent, "token", "tokens"), pagesWord(f.written.Len()), f.written)
+	switch {
+	case f.resp.PrefillRejected:
+		text = fmt.Sprintf("send_kv_chunk(last_chunk=True) writes the one placeholder token into position 0 of decode's first reserved page (%s): KVPoll.Success; the rest of decode's reservation keeps whatever it held. On success prefill marks the request finished with FINISH_LENGTH(0) unconditionally; to_finish, the pending FINISH_ABORT(400), is not overwritten — it is never consulted.", f.written)
+	case f.sent < f.prefillTokens:
+		text += fmt.Sprintf(" Decode reserved for its placeholder only, so %s of prefill's %s tokens fit (the simulation's simplification of a transfer whose lengths disagree).", th(f.sent), th(f.prefillTokens))
 	}
-	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, f.e.pool.write(f.written, f.r.id)).Poll = PollSuccess
+	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, f.e.decode().write(f.written, f.r.id, f.sent)).Poll = PollSuccess
+	f.e.releasePrefill(f.r, "prefill (its transfer done)")
 	f.e.landLateWrites(f)
 	return true
 }
@@ -56,34 +77,40 @@ func (f *flight) transfer() bool {
 // lateWrite is a transfer still in flight from a prefill half whose decode
 // half freed its pages on a deferred-release timeout.
 type lateWrite struct {
-	from  *record
-	pages Pages
+	from   *record
+	pages  Pages
+	tokens int
 }
 
 // landLateWrites lets the transfers still in flight land while f is being
 // served: into whatever the pages are now, f's own KV included.
 func (e *Engine) landLateWrites(f *flight) {
+	d := e.decode()
 	for _, w := range e.late {
 		var into Pages
 		w.pages.Each(func(id int) bool {
-			if e.pool.holder[id] == f.r.id {
+			if d.holder[id] == f.r.id {
 				into = into.add(id)
 			}
 			return true
 		})
-		text := fmt.Sprintf("A late send_kv_chunk from r%d's uncancelled prefill half (bootstrap_room %d) lands in %s, which decode freed on its deferred-release timeout. They hold tenant %s's KV again; nobody holds them now.",
+		text := fmt.Sprintf("A late send_kv_chunk from r%d's uncancelled prefill half (bootstrap_room %d) lands in decode's %s, which decode freed on its deferred-release timeout. They hold tenant %s's KV again; nobody holds them now.",
 			w.from.id, w.from.id, w.pages, e.tenants[w.from.tenant])
 		if len(into) > 0 {
-			text = fmt.Sprintf("A late send_kv_chunk from r%d's uncancelled prefill half (bootstrap_room %d) lands in %s: decode freed them on its deferred-release timeout and handed %s to r%d (tenant %s), whose KV now holds tenant %s's.",
+			text = fmt.Sprintf("A late send_kv_chunk from r%d's uncancelled prefill half (bootstrap_room %d) lands in decode's %s: decode freed them on its deferred-release timeout and handed %s to r%d (tenant %s), whose KV now holds tenant %s's.",
 				w.from.id, w.from.id, w.pages, into, f.r.id, f.resp.Tenant, e.tenants[w.from.tenant])
 			f.resp.LateWriteFrom = append(f.resp.LateWriteFrom, int(w.from.id))
 		}
-		ev := e.emit(w.from, StagePrefillTransfer, HalfPrefill, w.pages, text, e.pool.write(w.pages, w.from.id))
+		ev := e.emit(w.from, StagePrefillTransfer, HalfPrefill, w.pages, text, d.write(w.pages, w.from.id, w.tokens))
 		ev.Poll = PollSuccess
 		if len(into) > 0 {
 			ev.Victim = int(f.r.id)
 		}
 		e.m.lateWrites++
+		e.releasePrefill(w.from, "prefill (its late transfer done)")
 	}
 	e.late = nil
 }
+
+// pagesWord is "1 page", "8 pages".
+func pagesWord(n int) string { return th(n) + " " + plural(n, "page", "pages") }

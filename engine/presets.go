@@ -18,23 +18,28 @@ type Preset struct {
 // The article's demo secret.
 const DemoSecret = "PROJECT_ZEPHYR_Q4_FORECAST"
 
-// The demo's prompts: A's 120 tokens fill the 8 pages and fit (below
-// max_req_input_len 122); B's 200 pass the API (below the 256-token context)
-// but not validate_input_length.
+// The demo's prompts: A's 120 tokens fill 8 pages and fit both servers
+// (below max_req_input_len 122 and 138); B's 125 pass the API (below the
+// 256-token context) and decode's intake, but not prefill's, so decode
+// reserves 8 pages for them while prefill sends one placeholder token.
 const (
 	DemoPromptA = 120
-	DemoPromptB = 200
+	DemoPromptB = 125
 )
 
-// GLM-5.3's numbers from the postmortem.
+// GLM-5.3's numbers from the postmortem, and the decode pool it does not
+// give: ours, sized to the advertised context.
 const (
 	GLMContextTokens    = 1_048_576
 	GLMLaunchPoolTokens = 681_280
 	GLMFixedPoolTokens  = 2_040_000
+	GLMDecodePoolTokens = GLMContextTokens
 )
 
-// glmWarmTokens is tenant D's prompt in the launch preset: the free pages
-// left after A's 4,096, less 7, so that B's 8-page slot finds free_pages short.
+// glmWarmTokens is tenant D's prompt in the launch preset: the prefill
+// pages left after A's 4,096, less 7, the longest that fits prefill. After
+// it, decode's free_pages is short of B's 900,000-page reservation, so
+// merge_and_sort_free hands B the lowest page ids: A's and D's.
 const glmWarmTokens = GLMLaunchPoolTokens - 4_096 - 7
 
 // Presets returns the scenarios, in the order the UI lists them. Each call
@@ -81,8 +86,8 @@ func incidentPresets() []Preset {
 		SendOp(Request{Tenant: "B", PromptTokens: DemoPromptB, Content: "summarise my notes"}),
 	}
 	glm := Config{
-		ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, PageTokens: 1,
-		SlotPages: DefaultSlotPages, Mode: Vulnerable, Allocator: Sorted, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
+		ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, DecodePoolTokens: GLMDecodePoolTokens, PageTokens: 1,
+		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
 	}
 	glmOps := []Op{
 		SendOp(Request{Tenant: "A", PromptTokens: 4_096, Content: DemoSecret}),
@@ -98,8 +103,10 @@ func incidentPresets() []Preset {
 	demoFixed.Mode = Fixed
 	scrub := DemoConfig()
 	scrub.ScrubOnFree = true
+	symmetric := DemoConfig()
+	symmetric.DecodePoolTokens = symmetric.PoolTokens
 	abortOne := Config{
-		ContextTokens: 32, PoolTokens: 16, PageTokens: 1, SlotPages: DefaultSlotPages,
+		ContextTokens: 32, PoolTokens: 16, DecodePoolTokens: 16, PageTokens: 1,
 		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelOneHalf, KVBytesPerToken: DefaultKVBytesTok,
 	}
 	abortBoth := abortOne
@@ -115,28 +122,31 @@ func incidentPresets() []Preset {
 	}
 	return []Preset{
 		{Slug: "demo", Name: "The article's demo",
-			Description: "The article's demo: a pool of one 8-page slot. Tenant A's 120-token secret fills it (SGLang's limit here is max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122, so it fits); tenant B's 200-token request passes the API's 256-token context but not validate_input_length, and reads A's seven stale pages back with HTTP 200. The 16-token pages are ours, so that a prompt legal under SGLang's limit fills the slot.",
+			Description: "The article's demo on two servers. Prefill's pool holds 8 pages of 16 tokens (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122), decode's one page more (138). Tenant A's 120-token secret fits both. Tenant B's 125 tokens pass the API and decode's intake but not prefill's: decode reserves 8 pages for 125 tokens, prefill sends one placeholder token into the first, and decode attends over all 125 positions — A's seven stale pages, and A's KV beside B's token in the first — with HTTP 200. The page size, decode's pool and B's length are ours; the shape is the article's.",
 			Config:      DemoConfig(), Ops: demoOps},
 		{Slug: "demo-fixed", Name: "The demo, fixed door",
-			Description: "The same two requests through the patched door (SGLang #38704): tenant B gets 400 and nothing is allocated, as the article's fixed engine prints.",
+			Description: "The same two requests through the patched door (SGLang #38704): tenant B gets 400 and nothing is allocated on either server, as the article's fixed engine prints.",
 			Config:      demoFixed, Ops: clone(demoOps)},
+		{Slug: "symmetric", Name: "Symmetric pools",
+			Description: "The demo with decode's pool as small as prefill's: both servers reject tenant B's 125 tokens. Decode reserves one page for its own placeholder, prefill writes its placeholder into it, and decode attends over that one position — B's own. Decode's check_finished then turns its pending FINISH_ABORT into the client's HTTP 400: on the vulnerable door, no other tenant's KV is read. The leak needs decode to admit what prefill rejects.",
+			Config:      symmetric, Ops: clone(demoOps)},
 		{Slug: "glm-launch", Name: "GLM-5.3 at launch",
-			Description: "Context 1,048,576 tokens on a 681,280-token pool (the article's numbers). Tenant A's secret, then tenant D's long batch job warms the pool: every page but 7 has been written. Tenant B's 900,000-token prompt fits the context but not the pool; its 8-page slot finds free_pages short, and SGLang's merge_and_sort_free hands it the lowest page ids: A's.",
+			Description: "Context 1,048,576 tokens on a 681,280-token prefill pool (the article's numbers); decode's pool is not in the postmortem — here it backs the context, 1,048,576 tokens (our assumption). Tenant A's secret, then tenant D's long batch job warms both pools. Tenant B's 900,000 tokens pass decode's intake but not prefill's: decode reserves 900,000 pages, merge_and_sort_free hands it the lowest page ids — A's and D's — and decode attends over all 900,000 positions, of which prefill wrote one.",
 			Config:      glm, Ops: glmOps},
 		{Slug: "glm-remediated", Name: "After remediation",
-			Description: "The article's remediation: the pool raised to about 2,040,000 tokens and the patched engine (both parts of SGLang #38704). The same prompts leak nothing; B's 900,000 tokens now fit (max_req_input_len 1,048,570).",
+			Description: "The article's remediation: the prefill pool raised to about 2,040,000 tokens and the patched engine (both parts of SGLang #38704). The window closes — prefill now admits everything decode admits (both max_req_input_len 1,048,570) — and B's 900,000 tokens are read in full, its own.",
 			Config:      fixed, Ops: clone(glmOps)},
 		{Slug: "scrub", Name: "Scrub-on-free, vulnerable door",
 			Description: "The article's demo with the fix SGLang chose not to pay for: freed pages are zeroed. No foreign content reaches tenant B, yet it still gets a wrong 200 — and every free costs a write per page.",
 			Config:      scrub, Ops: clone(demoOps)},
 		{Slug: "abort-one-half", Name: "Abort, router cancels one half",
-			Description: "Not in the article's demo; SGLang's deferred KV release. Tenant A's client cancels mid-transfer and the router cancels only decode. Decode sends ABORT to prefill and holds A's 8 pages until ABORT_ACK, so B gets other pages; settle the release to free them.",
+			Description: "Not in the article's demo; SGLang's deferred KV release, opt-in upstream (enable_deferred_decode_kv_release). Tenant A's client cancels mid-transfer and the router cancels only decode. Decode sends ABORT to prefill and holds A's 8 pages until ABORT_ACK, so B gets other pages; settle the release to free them.",
 			Config:      abortOne, Ops: abortOps()},
 		{Slug: "abort-both", Name: "Abort, router cancels both halves",
 			Description: "The same abort with a router that cancels both halves, as SGLang's guidance after the incident advises: every page is released at once.",
 			Config:      abortBoth, Ops: abortOps()},
 		{Slug: "late-write", Name: "Deferred release times out: a late write",
-			Description: "The second bug class SGLang's advice warns of (watch decode_deferred_kv_release_total{outcome=\"timeout\"}). The router cancels only decode; no ABORT_ACK comes, decode frees A's pages on timeout, and merge_and_sort_free hands them to tenant C. Prefill's transfer, still in flight, lands in C's KV: C's 200 carries tenant A's secret, on a request that fit.",
+			Description: "The second bug class SGLang's advice warns of (watch decode_deferred_kv_release_total{outcome=\"timeout\"}). Deferred decode KV release is opt-in upstream (enable_deferred_decode_kv_release). The router cancels only decode; no ABORT_ACK comes, decode frees A's pages on timeout, and merge_and_sort_free hands them to tenant C. Prefill's transfer, still in flight, lands in C's KV: C's 200 carries tenant A's secret, on a request that fit.",
 			Config:      abortOne, Ops: lateOps(OutcomeTimeout)},
 		{Slug: "late-write-drained", Name: "Deferred release drained: no late write",
 			Description: "The same run with the deferred release drained: prefill finishes its transfer into A's own held pages and answers ABORT_ACK before decode frees them, so C's pages hold only C's KV.",

@@ -2,25 +2,42 @@ package engine
 
 import "fmt"
 
-// releaseSlot returns a request's reserved pages to the allocator, exactly
-// once, scrubbing them first when the config says so.
-func (e *Engine) releaseSlot(r *record, who string) {
-	if r.released || len(r.slot) == 0 {
+// releaseReserved returns a request's decode reservation to decode's
+// allocator, exactly once, scrubbing it first when the config says so.
+func (e *Engine) releaseReserved(r *record, who string) {
+	if r.released || len(r.reserved) == 0 {
 		return
 	}
 	r.released = true
-	n := r.slot.Len()
-	muts := e.pool.release(r.slot, r.id, e.cfg.ScrubOnFree)
-	text := fmt.Sprintf("%s frees %s %s (%s). %s",
-		capitalize(who), th(n), plural(n, "page", "pages"), r.slot, freeNote[e.pool.free.policy])
+	e.free(e.decode(), r, r.reserved, who, HalfDecode)
+}
+
+// releasePrefill returns the prefill server's KV of a request to its
+// allocator once prefill's half is done with it (after its transfer).
+func (e *Engine) releasePrefill(r *record, who string) {
+	if len(r.prefillKV) == 0 {
+		return
+	}
+	pages := r.prefillKV
+	r.prefillKV = nil
+	e.free(e.prefill(), r, pages, who, HalfPrefill)
+}
+
+// free releases pages of one pool and logs it.
+func (e *Engine) free(p *pool, r *record, pages Pages, who string, half Half) {
+	n := pages.Len()
+	muts := p.release(pages, r.id, e.cfg.ScrubOnFree)
+	server := Servers[p.server]
+	text := fmt.Sprintf("%s frees %s of its pool (%s). %s",
+		capitalize(who), pagesWord(n), pages, freeNote[p.free.policy])
 	if e.cfg.ScrubOnFree {
 		bytes := int64(n) * int64(e.cfg.PageTokens) * int64(e.cfg.KVBytesPerToken)
 		e.m.scrubWrites += n
 		e.m.scrubBytes += bytes
-		text = fmt.Sprintf("%s scrubs and frees %s %s (%s): %s %s, %s bytes zeroed.",
-			capitalize(who), th(n), plural(n, "page", "pages"), r.slot, th(n), plural(n, "write", "writes"), Thousands(bytes))
+		text = fmt.Sprintf("%s scrubs and frees %s of the %s pool (%s): %s %s, %s bytes zeroed (at the simulation's %s bytes of KV per token).",
+			capitalize(who), pagesWord(n), server, pages, th(n), plural(n, "write", "writes"), Thousands(bytes), th(e.cfg.KVBytesPerToken))
 	}
-	e.emit(r, StageRelease, HalfDecode, r.slot, text, muts...)
+	e.emit(r, StageRelease, half, pages, text, muts...)
 }
 
 // freeNote says where free() puts the ids under each policy. The pages keep

@@ -10,24 +10,27 @@ type Path string
 
 const (
 	PathNormal      Path = "normal"      // the prompt fit the pool
-	PathPlaceholder Path = "placeholder" // intake swapped the prompt for one token and set a pending 400
+	PathPlaceholder Path = "placeholder" // a server's intake swapped the prompt for one token and set a pending 400
 	PathAPIReject   Path = "api-reject"  // longer than the advertised context: refused by the API
 )
 
-// Segment is a run of consecutive pages in a response body that came from
-// the same writer.
+// Segment is a run of consecutive pages in a response body whose first
+// position came from the same writer.
 type Segment struct {
 	Pages  Pages  `json:"pages"`
-	Writer int    `json:"writer"` // request that last wrote them; 0 for zeroed pages
+	Writer int    `json:"writer"` // request that wrote their first position; 0 for zeroed pages
 	Tenant string `json:"tenant"` // tenant of that request; "" for zeroed pages
 	Text   string `json:"text"`   // what each page holds
 	Leaked bool   `json:"leaked"` // written by another tenant
 }
 
-// Leak counts the pages one foreign tenant contributed to a response.
+// Leak counts what one foreign tenant contributed to a response: the pages
+// whose first position holds its KV, and every position decode attended
+// over that holds its KV (in those pages and beside another writer's).
 type Leak struct {
 	Tenant string `json:"tenant"`
 	Pages  int    `json:"pages"`
+	Tokens int    `json:"tokens"`
 }
 
 // Response is what the client received, with provenance for every page.
@@ -36,21 +39,39 @@ type Response struct {
 	Tenant  string `json:"tenant"`
 	Tokens  int    `json:"tokens"`
 	Path    Path   `json:"path"`
-	State   State  `json:"state"`
+	// PrefillRejected and DecodeRejected say which server's intake
+	// rejected the prompt (each against its own pool).
+	PrefillRejected bool  `json:"prefillRejected,omitempty"`
+	DecodeRejected  bool  `json:"decodeRejected,omitempty"`
+	State           State `json:"state"`
 	Status  int    `json:"status"`
 	// Reason is the error message of a non-200 response.
 	Reason string `json:"reason,omitempty"`
-	// Body holds the pages decode read, grouped by writer, in slot order.
+	// Body holds the pages decode read, grouped by the writer of their
+	// first position, in reservation order.
 	Body []Segment `json:"body,omitempty"`
-	// ReadPages are the pages decode read; LeakedPages those another tenant wrote.
+	// ReadPages are the pages decode read; LeakedPages those whose first
+	// position another tenant wrote; MixedPages those whose first position
+	// is the reader's but whose later positions hold another tenant's KV.
 	ReadPages   Pages  `json:"readPages,omitempty"`
 	LeakedPages Pages  `json:"leakedPages,omitempty"`
+	MixedPages  Pages  `json:"mixedPages,omitempty"`
 	Leaks       []Leak `json:"leaks,omitempty"`
 	// ZeroedPages were read but held nothing (scrubbed or never written).
 	ZeroedPages int `json:"zeroedPages,omitempty"`
+	// Reserved is fill_len, the tokens decode reserved pages for; Sent the
+	// tokens prefill transferred; Committed the positions decode attended
+	// over (kv_committed_len), of which OwnTokens the request's own KV,
+	// ForeignTokens other tenants' and EmptyTokens nobody's.
+	Reserved      int `json:"reserved,omitempty"`
+	Sent          int `json:"sent,omitempty"`
+	Committed     int `json:"committed,omitempty"`
+	OwnTokens     int `json:"ownTokens,omitempty"`
+	ForeignTokens int `json:"foreignTokens,omitempty"`
+	EmptyTokens   int `json:"emptyTokens,omitempty"`
 	// WrongStatus is a 200 for a request whose rejection was pending.
 	WrongStatus bool `json:"wrongStatus,omitempty"`
-	// Allocated is how many pages the request was given.
+	// Allocated is how many pages decode reserved for the request.
 	Allocated int `json:"allocated"`
 	// Lingering is set while a half of the request still holds its pages.
 	Lingering bool `json:"lingering,omitempty"`
@@ -72,8 +93,8 @@ type Response struct {
 	ReadStep int `json:"readStep,omitempty"`
 }
 
-// Leaked reports whether the response carried another tenant's pages.
-func (r Response) Leaked() bool { return len(r.LeakedPages) > 0 }
+// Leaked reports whether decode attended over another tenant's KV for it.
+func (r Response) Leaked() bool { return r.ForeignTokens > 0 }
 
 // BodyText renders the body as the article's demo prints it, page by page,
 // eliding long runs after maxPerSegment pages.
@@ -92,12 +113,27 @@ func (r Response) BodyText(maxPerSegment int) string {
 	return strings.Join(parts, " | ")
 }
 
+// leakPhrase is "7 pages of tenant A": pages where a tenant's KV holds the
+// first position, else its positions.
 func leakPhrase(leaks []Leak) string {
 	parts := make([]string, len(leaks))
 	for i, l := range leaks {
-		parts[i] = fmt.Sprintf("%s %s of tenant %s", th(l.Pages), plural(l.Pages, "page", "pages"), l.Tenant)
+		if l.Pages > 0 {
+			parts[i] = fmt.Sprintf("%s of tenant %s", pagesWord(l.Pages), l.Tenant)
+		} else {
+			parts[i] = fmt.Sprintf("%s of tenant %s's KV", positionsWord(l.Tokens), l.Tenant)
+		}
 	}
 	return strings.Join(parts, " and ")
+}
+
+// attendedNote is how much of what decode attended over prefill wrote,
+// when that is less: " — decode attended over 125 positions; prefill wrote 1".
+func (r Response) attendedNote() string {
+	if r.Sent >= r.Committed || r.Committed == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" — decode attended over %s; prefill wrote %s", positionsWord(r.Committed), th(r.Sent))
 }
 
 // Verdict says in words what happened, for the verdict line.
@@ -120,7 +156,7 @@ func (r Response) verdict() string {
 		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d — written late into its own pages by %s's prefill half after a deferred-release timeout",
 			leakPhrase(r.Leaks), r.Tenant, r.Status, requestList(r.LateWriteFrom))
 	case r.Leaked():
-		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d", leakPhrase(r.Leaks), r.Tenant, r.Status)
+		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d%s", leakPhrase(r.Leaks), r.Tenant, r.Status, r.attendedNote())
 	case r.State == StateWaiting:
 		return "Waiting in DecodePreallocQueue for free pages; retried when pages are released"
 	case r.WrongStatus:
@@ -128,6 +164,9 @@ func (r Response) verdict() string {
 			r.Tenant, r.ZeroedPages, plural(r.ZeroedPages, "page", "pages"))
 	case r.Path == PathAPIReject:
 		return fmt.Sprintf("Rejected with 400 by the API: %s-token prompt is longer than the advertised context", th(r.Tokens))
+	case r.State == StateRejected && r.DecodeRejected && r.Allocated > 0:
+		return fmt.Sprintf("Rejected with 400 by decode after it ran: its own intake had rejected the prompt too, so it reserved %s for its placeholder and attended over its own %s only; no other tenant's KV was read",
+			pagesWord(r.Allocated), positionsWord(r.Committed))
 	case r.State == StateRejected:
 		return "Rejected with 400 before any page was allocated"
 	case r.State == StateCancelled && r.Lingering:

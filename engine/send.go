@@ -22,7 +22,7 @@ func (e *Engine) Send(r Request) (Response, error) {
 	e.reqs = append(e.reqs, rec)
 	e.reqTenant = append(e.reqTenant, uint8(ti))
 	e.m.requests++
-	f := &flight{e: e, r: rec, tokens: r.PromptTokens}
+	f := &flight{e: e, r: rec, prefillTokens: r.PromptTokens, decodeTokens: r.PromptTokens}
 	f.resp = Response{Request: int(rec.id), Tenant: r.Tenant, Tokens: r.PromptTokens, Path: PathNormal}
 	rec.resp = e.responses.len
 	e.responses.add(f.resp, respChunk)
@@ -32,12 +32,21 @@ func (e *Engine) Send(r Request) (Response, error) {
 
 // flight carries one request through the stages.
 type flight struct {
-	e       *Engine
-	r       *record
-	resp    Response
-	tokens  int // tokens prefill will write: 1 on the placeholder path
+	e    *Engine
+	r    *record
+	resp Response
+	// prefillTokens is what prefill's forward pass builds and transfers:
+	// the prompt, or the one placeholder token when prefill rejected it.
+	prefillTokens int
+	// decodeTokens is fill_len, what decode reserves and commits
+	// (kv_committed_len): the prompt as decode's own intake saw it.
+	decodeTokens int
+	// written is the decode pages the transfer wrote, sent the positions.
 	written Pages
-	waiting bool // parked in DecodePreallocQueue
+	sent    int
+	// waiting: parked until pages are free, to resume at stage resumeAt.
+	waiting  bool
+	resumeAt int
 	// failedUnseen: the transfer failed and the door does not retire an
 	// errored request, so decode goes on as if it had succeeded.
 	failedUnseen bool
@@ -46,10 +55,15 @@ type flight struct {
 	ghost bool
 }
 
+// placeholder reports whether a server's intake rejected the prompt: its
+// FINISH_ABORT(400) is pending and its prompt is the placeholder [0].
 func (f *flight) placeholder() bool { return f.resp.Path == PathPlaceholder }
 
-// stages in pipeline order; preallocStage is where a waiting flight resumes.
-const preallocStage = 3
+// Stage indices where a waiting flight resumes.
+const (
+	preallocStage = 3
+	forwardStage  = 4
+)
 
 func (f *flight) stages() []func() bool {
 	return []func() bool{
@@ -75,7 +89,7 @@ func (f *flight) run(from int) {
 	*f.e.response(f.r.resp) = f.resp
 	if f.waiting {
 		f.r.waiting = f
-		f.e.preallocQueue = append(f.e.preallocQueue, f.r)
+		f.e.queue = append(f.e.queue, f.r)
 		return
 	}
 	f.r.waiting = nil
@@ -96,6 +110,10 @@ func (f *flight) end(s State, status int, reason string) {
 func (f *flight) respond() {
 	if f.ghost {
 		f.respondGhost()
+		return
+	}
+	if f.resp.DecodeRejected {
+		f.respondDecodeAbort()
 		return
 	}
 	f.resp.State, f.resp.Status = StateFinished, 200
@@ -120,7 +138,23 @@ func (f *flight) respondError() {
 	f.resp.Step = f.e.log.Len()
 }
 
-// release returns the request's slot to the free list, once.
+// respondDecodeAbort answers a request whose rejection was pending on
+// decode: decode ran it over its one placeholder position, then
+// check_finished turned to_finish into finished_reason, and the tokenizer
+// manager turns a FINISH_ABORT with status 400 into the client's 400
+// (managers/schedule_batch.py Req.check_finished, tokenizer_manager.py).
+func (f *flight) respondDecodeAbort() {
+	lim := f.e.cfg.LimitsOf(ServerDecode)
+	f.end(StateRejected, 400, inputLengthMessage(f.r.req.PromptTokens, lim.MaxReqInputLen()))
+	f.e.emit(f.r, StageResponse, HalfDecode, nil, fmt.Sprintf(
+		"Decode's check_finished turns its pending to_finish into finished_reason, FINISH_ABORT(400); the tokenizer manager raises it and the router returns decode's HTTP 400 to tenant %s: “%s” Decode attended over its own %s %s only.",
+		f.resp.Tenant, f.resp.Reason, th(f.resp.Committed), plural(f.resp.Committed, "position", "positions")))
+	f.resp.Step = f.e.log.Len()
+}
+
+// release returns the request's decode reservation and prefill KV to
+// their free lists, once each.
 func (f *flight) release(who string) {
-	f.e.releaseSlot(f.r, who)
+	f.e.releasePrefill(f.r, "prefill")
+	f.e.releaseReserved(f.r, who)
 }

@@ -19,8 +19,8 @@ func (e *Engine) Settle(request int, o Outcome) error {
 	case OutcomeDrained:
 		if len(pending) > 0 {
 			e.emit(r, StagePrefillTransfer, HalfPrefill, pending, fmt.Sprintf(
-				"The prefill half finishes the send_kv_chunk already in flight into %s of the cancelled request, then answers ABORT_ACK: drained.", pending),
-				e.pool.write(pending, r.id)).Poll = PollSuccess
+				"The prefill half finishes the send_kv_chunk already in flight into decode's %s of the cancelled request, then answers ABORT_ACK: drained.", pending),
+				e.decode().write(pending, r.id, r.linger.pendingTokens)).Poll = PollSuccess
 		} else {
 			e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The prefill half had nothing in flight and answers ABORT_ACK: drained.")
 		}
@@ -28,7 +28,7 @@ func (e *Engine) Settle(request int, o Outcome) error {
 		text := "No ABORT_ACK arrives before the deadline: decode stops waiting (timeout) and frees the pages anyway."
 		if len(pending) > 0 {
 			text += fmt.Sprintf(" Prefill's transfer into %s is still in flight and will land later.", pending)
-			e.late = append(e.late, lateWrite{from: r, pages: pending})
+			e.late = append(e.late, lateWrite{from: r, pages: pending, tokens: r.linger.pendingTokens})
 		}
 		e.emit(r, StageRelease, HalfDecode, nil, text).Poll = PollTransferring
 	case OutcomeError:
@@ -36,12 +36,15 @@ func (e *Engine) Settle(request int, o Outcome) error {
 	default:
 		return &RequestError{"settle", fmt.Sprintf("outcome %q: must be drained, timeout or error", string(o))}
 	}
-	e.m.lingeringPages -= r.slot.Len()
+	e.m.lingeringPages -= r.reserved.Len()
 	r.linger = nil
 	e.m.deferred[outcomeIndex(o)]++
-	e.releaseSlot(r, fmt.Sprintf("decode (deferred release: %s)", o))
+	if o != OutcomeTimeout || len(pending) == 0 {
+		e.releasePrefill(r, "prefill (its half ended)") // after a timeout, when its late write lands
+	}
+	e.releaseReserved(r, fmt.Sprintf("decode (deferred release: %s)", o))
 	e.response(r.resp).Lingering = false
-	e.retryPrealloc()
+	e.retryWaiting()
 	return nil
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -20,25 +21,34 @@ const (
 // next Send or Settle; one at an earlier step is rebuilt by replaying the log.
 type Snapshot struct {
 	e              *Engine
+	server         serverIndex
 	step           int
 	holder, writer []int32
+	partial        map[int32]positions
 	held, stale    int // pageTable's counters
 	last           int // index of the last response visible at step, or -1
 }
 
-// Snapshot returns the pool after the latest step.
-func (e *Engine) Snapshot() *Snapshot {
-	return e.newSnapshot(e.log.Len(), &e.pool.pageTable)
+// Snapshot returns decode's pool, where a leak lands, after the latest step.
+func (e *Engine) Snapshot() *Snapshot { return e.SnapshotOf(ServerDecode) }
+
+// SnapshotOf returns one server's pool after the latest step.
+func (e *Engine) SnapshotOf(server Server) *Snapshot {
+	i := indexOf(server)
+	return e.newSnapshot(i, e.log.Len(), &e.pools[i].pageTable)
 }
 
-// SnapshotAt returns the pool after step (0 is before the first event), a
-// copy: ViewAt's snapshot with its own page table.
-func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
-	s, err := e.ViewAt(step)
+// SnapshotAt returns decode's pool after step (0 is before the first
+// event), a copy: ViewAt's snapshot with its own page table.
+func (e *Engine) SnapshotAt(step int) (*Snapshot, error) { return e.SnapshotAtOf(ServerDecode, step) }
+
+// SnapshotAtOf is SnapshotAt for one server's pool.
+func (e *Engine) SnapshotAtOf(server Server, step int) (*Snapshot, error) {
+	s, err := e.ViewAtOf(server, step)
 	if err != nil || step == e.log.Len() {
 		return s, err
 	}
-	s.holder, s.writer = slices.Clone(s.holder), slices.Clone(s.writer)
+	s.holder, s.writer, s.partial = slices.Clone(s.holder), slices.Clone(s.writer), maps.Clone(s.partial)
 	return s, nil
 }
 
@@ -48,40 +58,48 @@ func (e *Engine) SnapshotAt(step int) (*Snapshot, error) {
 // redoing the events in between or undoing them, so that a scrubber's
 // step costs the pages the steps in between touched, not a replay of the
 // log, nor a copy of the pool (5.4 MB at 681,280 pages).
-func (e *Engine) ViewAt(step int) (*Snapshot, error) {
+func (e *Engine) ViewAt(step int) (*Snapshot, error) { return e.ViewAtOf(ServerDecode, step) }
+
+// ViewAtOf is ViewAt for one server's pool; each pool keeps its own table.
+func (e *Engine) ViewAtOf(server Server, step int) (*Snapshot, error) {
 	if step < 0 || step > e.log.Len() {
 		return nil, fmt.Errorf("step %d: must be between 0 and %d", step, e.log.Len())
 	}
 	if step == e.log.Len() {
-		return e.Snapshot(), nil
+		return e.SnapshotOf(server), nil
 	}
-	c := &e.scan
+	si := indexOf(server)
+	c := &e.scan[si]
 	if c.holder == nil {
-		c.pageTable, c.step = newPageTable(e.pool.size()), 0
+		c.pageTable, c.step = newPageTable(e.pools[si].size(), e.cfg.PageTokens), 0
 	}
 	for ; c.step < step; c.step++ {
 		for _, m := range e.log.At(c.step).muts {
-			c.redo(m)
+			if m.server == si {
+				c.redo(m)
+			}
 		}
 	}
 	for c.step > step {
 		c.step--
 		muts := e.log.At(c.step).muts
 		for i := len(muts) - 1; i >= 0; i-- {
-			c.undo(muts[i])
+			if muts[i].server == si {
+				c.undo(muts[i])
+			}
 		}
 	}
-	return e.newSnapshot(step, &c.pageTable), nil
+	return e.newSnapshot(si, step, &c.pageTable), nil
 }
 
-// scanTable is ViewAt's page table and the step it stands at.
+// scanTable is ViewAt's page table of one pool and the step it stands at.
 type scanTable struct {
 	pageTable
 	step int
 }
 
-func (e *Engine) newSnapshot(step int, t *pageTable) *Snapshot {
-	s := &Snapshot{e: e, step: step, holder: t.holder, writer: t.writer, held: t.held, stale: t.stale, last: -1}
+func (e *Engine) newSnapshot(server serverIndex, step int, t *pageTable) *Snapshot {
+	s := &Snapshot{e: e, server: server, step: step, holder: t.holder, writer: t.writer, partial: t.partial, held: t.held, stale: t.stale, last: -1}
 	for i := e.responses.len - 1; i >= 0; i-- {
 		if visibleAt(*e.response(i), step) {
 			s.last = i
@@ -95,6 +113,9 @@ func (e *Engine) newSnapshot(step int, t *pageTable) *Snapshot {
 func visibleAt(r Response, step int) bool {
 	return r.Step <= step || (r.ReadStep != 0 && r.ReadStep <= step)
 }
+
+// Server is the server whose pool the snapshot shows.
+func (s *Snapshot) Server() Server { return Servers[s.server] }
 
 // Step is the log step the snapshot shows.
 func (s *Snapshot) Step() int { return s.step }
@@ -116,14 +137,16 @@ func (s *Snapshot) LastResponse() (Response, bool) {
 		return Response{}, false
 	}
 	r := *s.e.response(s.last)
-	if rec := s.e.reqs[r.Request-1]; rec.deferStep > 0 {
-		r.Lingering = rec.deferStep <= s.step && len(rec.slot) > 0 && s.holder[rec.slot[0].First] == rec.id
+	if rec := s.e.reqs[r.Request-1]; rec.deferStep > 0 && s.server == decodeIndex {
+		r.Lingering = rec.deferStep <= s.step && len(rec.reserved) > 0 && s.holder[rec.reserved[0].First] == rec.id
 	}
 	return r, true
 }
 
+// leaked is the last response's leaked pages, on decode's pool, where
+// decode read them; prefill reads no page it did not write.
 func (s *Snapshot) leaked() Pages {
-	if s.last < 0 {
+	if s.last < 0 || s.server != decodeIndex {
 		return nil
 	}
 	return s.e.response(s.last).LeakedPages
@@ -141,8 +164,19 @@ type PageInfo struct {
 	HolderTenant string `json:"holderTenant"`
 	Reader       int    `json:"reader"` // last request that read it, by this step
 	ReaderTenant string `json:"readerTenant"`
-	Text         string `json:"text"` // the KV it holds, "" when empty
+	Text         string `json:"text"` // the KV its first position holds, "" when empty
 	Lingering    bool   `json:"lingering"`
+	// Positions, for a page a write ended inside, says whose KV each run
+	// of its positions holds (nil when one writer, or none, holds them all).
+	Positions []PositionRun `json:"positions,omitempty"`
+}
+
+// PositionRun is positions First..Last of a page and whose KV they hold.
+type PositionRun struct {
+	First  int    `json:"first"`
+	Last   int    `json:"last"`
+	Writer int    `json:"writer"` // 0: nobody's
+	Tenant string `json:"tenant"`
 }
 
 // Page describes one page at this step.
@@ -156,13 +190,20 @@ func (s *Snapshot) Page(id int) (PageInfo, error) {
 	if p.Writer != noRequest {
 		p.Text = e.reqs[p.Writer-1].text
 	}
-	for i := s.last; i >= 0; i-- {
+	if ps, ok := s.partial[int32(id)]; ok {
+		from := 0
+		for _, r := range ps {
+			p.Positions = append(p.Positions, PositionRun{First: from, Last: int(r.End) - 1, Writer: int(r.Writer), Tenant: e.TenantOf(int(r.Writer))})
+			from = int(r.End)
+		}
+	}
+	for i := s.last; i >= 0 && s.server == decodeIndex; i-- {
 		if r := e.response(i); r.ReadPages.Contains(id) {
 			p.Reader, p.ReaderTenant = r.Request, r.Tenant
 			break
 		}
 	}
-	if p.Holder != noRequest {
+	if p.Holder != noRequest && s.server == decodeIndex {
 		r := e.reqs[p.Holder-1]
 		p.Lingering = r.deferStep > 0 && r.deferStep <= s.step
 	}

@@ -39,8 +39,8 @@ func (r Response) Transcript() []string {
 }
 
 // transcriptPages is how many pages of one writer a transcript prints
-// before it elides the rest: a slot's worth.
-const transcriptPages = DefaultSlotPages
+// before it elides the rest: the article's "typically eight pages".
+const transcriptPages = 8
 
 func pyBool(b bool) string {
 	if b {

@@ -7,7 +7,8 @@ package engine
 const MaxReplayWork = 8_000_000
 
 // ReplayWork estimates the pages ops touch when replayed on cfg: each send
-// writes its prompt's pages and reserves a slot.
+// reserves, writes and reads decode's pages for the prompt as decode sees
+// it, and prefill's for its forward pass.
 func ReplayWork(cfg Config, ops []Op) int64 {
 	if cfg.PageTokens < 1 {
 		return 0
@@ -15,8 +16,8 @@ func ReplayWork(cfg Config, ops []Op) int64 {
 	var w int64
 	for _, op := range ops {
 		if op.Send != nil {
-			tok := min(op.Send.PromptTokens, cfg.PoolTokens)
-			w += int64(tok/cfg.PageTokens + cfg.SlotPages + 1)
+			tok := min(op.Send.PromptTokens, cfg.PoolTokens, max(cfg.DecodePoolTokens, 1))
+			w += int64(2*(tok/cfg.PageTokens) + 2)
 		}
 	}
 	return w

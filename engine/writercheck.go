@@ -4,15 +4,20 @@ import "fmt"
 
 // writersMatch is decode checking, before it attends, that it wrote — by
 // prefill's transfer — every page it is about to read: one metadata read
-// per page. It is the simulation's illustration of the article's third
-// question, not a check SGLang has. On a mismatch the request is aborted
+// per page, against the page's last writer tag. It is the simulation's
+// illustration of the article's third question; SGLang's nearest check is
+// the opt-in KV-transfer checksum (PR #39500,
+// --disaggregation-enable-kv-checksum), which proves the bytes prefill
+// sent arrived intact but not that decode attends over only those. A tag
+// per page misses stale positions past a write that ended inside a page. On a mismatch the request is aborted
 // with 500 and nothing is read.
 func (f *flight) writersMatch(read Pages) bool {
 	e := f.e
+	d := e.decode()
 	bad, checked := -1, 0
 	read.Each(func(id int) bool {
 		checked++
-		if e.pool.writer[id] != f.r.id {
+		if d.writer[id] != f.r.id {
 			bad = id
 			return false
 		}
@@ -23,7 +28,7 @@ func (f *flight) writersMatch(read Pages) bool {
 		return true
 	}
 	who := "never written by this request (zeroed or never written)"
-	if w := e.pool.writer[bad]; w != noRequest {
+	if w := d.writer[bad]; w != noRequest {
 		who = fmt.Sprintf("last written by r%d (tenant %s), not by this request", w, e.tenants[e.reqTenant[w-1]])
 	}
 	f.abortAdmitted(StageDecodeRunning, 500, fmt.Sprintf("decode's writer check: page %d was %s", bad, who), fmt.Sprintf(
