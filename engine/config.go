@@ -75,9 +75,9 @@ func DemoConfig() Config {
 		DecodePoolTokens: 144,
 		PageTokens:       16,
 		Mode:             Vulnerable,
-		Allocator:       Sorted,
-		Cancel:          CancelBoth,
-		KVBytesPerToken: DefaultKVBytesTok,
+		Allocator:        Sorted,
+		Cancel:           CancelBoth,
+		KVBytesPerToken:  DefaultKVBytesTok,
 	}
 }
 

@@ -29,11 +29,11 @@ type Engine struct {
 
 // record is the engine's own state of one request.
 type record struct {
-	id       int32
-	tenant   int // index into Engine.tenants
-	req      Request
-	text     string // what its pages hold
-	content  string // the same without the tenant label: what the gateway sees echoed
+	id      int32
+	tenant  int // index into Engine.tenants
+	req     Request
+	text    string // what its pages hold
+	content string // the same without the tenant label: what the gateway sees echoed
 	// text and content are what decode's reservation was written with:
 	// prefill's placeholder when prefill rejected the prompt.
 	reserved Pages // decode's reservation, in order

@@ -44,7 +44,7 @@ type Response struct {
 	PrefillRejected bool  `json:"prefillRejected,omitempty"`
 	DecodeRejected  bool  `json:"decodeRejected,omitempty"`
 	State           State `json:"state"`
-	Status  int    `json:"status"`
+	Status          int   `json:"status"`
 	// Reason is the error message of a non-200 response.
 	Reason string `json:"reason,omitempty"`
 	// Body holds the pages decode read, grouped by the writer of their
