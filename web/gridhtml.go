@@ -163,13 +163,19 @@ func cellClass(c model.CellView) string {
 	if c.Wrote {
 		cls += " wrote"
 	}
+	if c.Mixed {
+		cls += " mixed"
+	}
 	return cls
 }
 
 // windowWords says, on a tile in decode's read window, whether the
 // request's prefill wrote it.
 func windowWords(c model.CellView) string {
-	if c.Wrote {
+	switch {
+	case c.Wrote && c.Mixed:
+		return "prefill wrote its first positions only"
+	case c.Wrote:
 		return "prefill wrote this"
 	}
 	return "reserved, not written"

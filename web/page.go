@@ -106,7 +106,7 @@ func (p *playground) Render() app.UI {
 				slot("compare-slot", v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)
 				}),
-				newPoolView().Pool(v.pool).Compare(v.view.Compare).
+				newPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
 					OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 				slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)

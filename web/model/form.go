@@ -164,8 +164,14 @@ func (s *Session) queryLen(view View) int {
 	return n
 }
 
-// promptHint is SGLang's limit for this engine, in the reader's terms.
+// promptHint is each server's limit for this engine, in the reader's terms.
 func promptHint(c engine.Config) string {
-	return fmt.Sprintf("At or above max_req_input_len = %s tokens (derived from the pool and the context) takes the placeholder path; at or above the %s-token context, the API refuses it.",
-		engine.Thousands(int64(c.MaxReqInputLen())), engine.Thousands(int64(c.ContextTokens)))
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	p, d := c.LimitsOf(engine.ServerPrefill).MaxReqInputLen(), c.LimitsOf(engine.ServerDecode).MaxReqInputLen()
+	w := "none do"
+	if win := c.Window(); win.Open() {
+		w = win.String() + " do"
+	}
+	return fmt.Sprintf("Each server derives max_req_input_len from its own pool: prefill %s, decode %s tokens. At or above it, that server swaps the prompt for a placeholder. Prompts prefill rejects and decode admits leak on the vulnerable door: %s. At or above the %s-token context, the API refuses it.",
+		th(p), th(d), w, th(c.ContextTokens))
 }

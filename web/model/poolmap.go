@@ -38,7 +38,7 @@ type PoolMapView struct {
 // PoolMap is the map view at the selected step; Show is false for a pool
 // small enough for the grid alone.
 func (s *Session) PoolMap() PoolMapView {
-	pages := s.cfg.PoolPages()
+	pages := s.cfg.PagesOf(engine.ServerDecode)
 	if pages < MapFrom {
 		return PoolMapView{}
 	}
