@@ -3,7 +3,8 @@
 //	go run ./cmd/kvleak demo
 //
 // prints the article's demo transcript for the vulnerable and the fixed
-// engine, computed by the engine (see engine.DemoTranscript).
+// engine, computed by the engine (see engine.DemoTranscript), then notes on
+// what the article's output does not say (engine.DemoNotes).
 package main
 
 import (
@@ -31,6 +32,11 @@ func run(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	notes, err := engine.DemoNotes()
+	if err != nil {
+		return err
+	}
+	lines = append(append(lines, ""), notes...)
 	for _, l := range lines {
 		if _, err := fmt.Fprintln(w, l); err != nil {
 			return err

@@ -83,6 +83,7 @@ var fields = [fieldCount]fieldSpec{
 		},
 		choice: func(c *engine.Config) *string { return (*string)(&c.Cancel) }},
 	Scrub: {id: "scrub", key: "scrub", kind: KindFlag, label: "Scrub pages on free (one write per freed page)",
+		hint: "The simulation's defence, priced at its own 70,272 bytes of KV per token (an assumption: the postmortem gives none)",
 		flag: func(c *engine.Config) *bool { return &c.ScrubOnFree }},
 	Door: {id: "door", key: "door", kind: KindSet, label: "What the door retires", options: doorOptions, optional: true, zero: engine.DoorFromMode,
 		choice: func(c *engine.Config) *string { return &c.Door }},
