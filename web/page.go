@@ -29,8 +29,9 @@ type playground struct {
 	dragged bool
 	addr    *addressBar // writes the address bar after the paint
 	urlDue  bool        // a change's state is not yet in addr (writeDueURL)
-	// reportsHeight: an embed tells its parent its height (embedheight.go).
-	reportsHeight bool
+	// embedWired: an embed tells its parent its height (embedheight.go)
+	// and opens its links in a new tab (embedlinks.go).
+	embedWired bool
 	stops         []func()
 	// self is the page's own context, from OnMount (browser only): a change
 	// made from a child that shows only its inputs renders the page through

@@ -61,7 +61,7 @@ func (p *playground) views(late bool) (v pageViews) {
 	v.request = s.Request()
 	v.response = s.Response()
 	v.step, v.steps, v.playing = s.Current(), s.Steps(), s.Playing()
-	if v.view.Compare {
+	if v.view.Compare || v.view.Panel == "compare" {
 		var err error
 		if v.compare, err = s.Compare(); err != nil {
 			v.compareErr = err.Error()

@@ -153,7 +153,15 @@ func (c *poolMap) draw() {
 	g.Set("strokeStyle", fmt.Sprintf("rgb(%d,%d,%d)", pal.ring[0], pal.ring[1], pal.ring[2]))
 	g.Set("lineWidth", 2)
 	for _, r := range v.Leaked {
-		for _, row := range mapRows(r, v) {
+		rows := mapRows(r, v)
+		if len(rows) > 2 {
+			// A run of many rows is found at a glance: one frame around
+			// it, not a ring and cross-hairs per row, which would cover it.
+			first, last := rows[0], rows[len(rows)-1]
+			g.Call("strokeRect", 1, first[1]-1, v.Width-2, last[1]-first[1]+3)
+			continue
+		}
+		for _, row := range rows {
 			callOut(g, row, v.Width, v.Height)
 		}
 	}

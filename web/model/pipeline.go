@@ -100,6 +100,7 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 		index[st.stage] = i
 	}
 	var reserved, written engine.Pages
+	intake := map[engine.Half]bool{} // the servers whose validate_input_length has run
 	v.Prefill, v.Decode = "not started", "not started"
 	for i := range evs.Len() {
 		ev := evs.At(i)
@@ -130,6 +131,8 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 			v.Prefill, v.Decode = string(ev.Stage), string(ev.Stage)
 		}
 		switch ev.Stage {
+		case engine.StageIntake:
+			intake[ev.Half] = true
 		case engine.StageDecodePrealloc:
 			reserved = ev.Pages
 		case engine.StagePrefillTransfer:
@@ -137,14 +140,16 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 		}
 	}
 	resp, _ := e.Response(sel.Request)
-	v.Door = doorSaw(resp, v.Stages[index[engine.StageAdmission]].State, reserved != nil)
-	if st := v.Stages[index[engine.StageIntake]].State; (st == StageDone || st == StageCurrent) && resp.Path != engine.PathAPIReject {
+	v.Door = doorSaw(resp, v.Stages[index[engine.StageAdmission]].State)
+	if intake[engine.HalfPrefill] {
 		v.PrefillIntake = intakeVerdict(e.Config(), resp, engine.ServerPrefill)
+	}
+	if intake[engine.HalfDecode] {
 		v.DecodeIntake = intakeVerdict(e.Config(), resp, engine.ServerDecode)
 	}
 	if written != nil || v.Stages[index[engine.StagePrefillTransfer]].State == StageDone {
 		sent, committed := transferred(resp)
-		v.Transfer = fmt.Sprintf("send_kv_chunk wrote %s %s into %s of the %s pages decode reserved; decode commits %s %s",
+		v.Transfer = fmt.Sprintf("wrote %s %s into %s of %s reserved pages; decode commits %s %s",
 			engine.Thousands(int64(sent)), plural(sent, "token", "tokens"), engine.Thousands(int64(written.Len())), engine.Thousands(int64(reserved.Len())),
 			engine.Thousands(int64(committed)), plural(committed, "position", "positions"))
 		if resp.PrefillRejected {
@@ -194,8 +199,10 @@ func intakeVerdict(c engine.Config, r engine.Response, s engine.Server) string {
 func pagesWord(n int) string { return engine.Thousands(int64(n)) + " " + plural(n, "page", "pages") }
 
 // doorSaw says what the admission door checked and ignored for r, once
-// the request has reached it.
-func doorSaw(r engine.Response, door string, allocated bool) string {
+// the request has reached it. A rejection with no page reserved was
+// retired at the door; one with pages walked through it (decode rejected
+// the prompt too, and answered the 400 after it ran).
+func doorSaw(r engine.Response, door string) string {
 	switch {
 	case door == StageNever && r.Path == engine.PathAPIReject:
 		return "Never reached: the API refused the prompt (longer than the context)."
@@ -203,7 +210,7 @@ func doorSaw(r engine.Response, door string, allocated bool) string {
 		return "Not reached yet."
 	case r.Path != engine.PathPlaceholder:
 		return "Checked req.finished(): false, and nothing is pending in to_finish — admitted."
-	case !allocated && r.State == engine.StateRejected:
+	case r.Allocated == 0 && r.State == engine.StateRejected:
 		return "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver)."
 	}
 	return "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."
