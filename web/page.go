@@ -32,7 +32,7 @@ type playground struct {
 	// embedWired: an embed tells its parent its height (embedheight.go)
 	// and opens its links in a new tab (embedlinks.go).
 	embedWired bool
-	stops         []func()
+	stops      []func()
 	// self is the page's own context, from OnMount (browser only): a change
 	// made from a child that shows only its inputs renders the page through
 	// it (renderPageOnly).
