@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"kvleak/engine"
 )
@@ -32,6 +33,9 @@ func (st *LinkState) migrate(version, slot string, seen map[string]bool) error {
 	}
 	c.DecodePoolTokens = engine.DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
 	st.Migrated = migrationNotice("link", "version "+version, c.DecodePoolTokens, version == "1")
+	if p, ok := engine.PresetBySlug(st.Preset); ok && !(reflect.DeepEqual(p.Config, *c) && reflect.DeepEqual(p.Ops, st.Ops)) {
+		st.Preset = "" // the preset has changed since: its name, text and tour are not this run's
+	}
 	return nil
 }
 
