@@ -30,7 +30,7 @@ func TestExperimentKeysInLinks(t *testing.T) {
 			c := engine.DemoConfig()
 			tc.set(&c)
 			q := EncodeLink(LinkState{Config: c})
-			assert.Equal(t, "v=2&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0"+tc.keys, q)
+			assert.Equal(t, "v=3&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0"+tc.keys, q)
 			st, err := DecodeLink(q)
 			require.NoError(t, err)
 			want := c
@@ -46,7 +46,7 @@ func TestExperimentKeysInLinks(t *testing.T) {
 // the field and no change.
 func TestExperimentBadValues(t *testing.T) {
 	for _, q := range []string{"door=finished", "door=errored.errored", "gw=maybe", "wcheck=2"} {
-		_, err := DecodeLink("v=2&" + q)
+		_, err := DecodeLink("v=3&" + q)
 		assert.Error(t, err, q)
 	}
 	cases := []struct {
@@ -70,7 +70,7 @@ func TestExperimentBadValues(t *testing.T) {
 func TestDoorFieldset(t *testing.T) {
 	s := NewSession()
 	v := doorView(t, s)
-	assert.Equal(t, "Retires errored.aborted.cancelled (as admission mode vulnerable retires). The length check before commit is the admission mode's part.", v.Hint)
+	assert.Equal(t, "The door is the admission queues' check (PrefillBootstrapQueue, DecodePreallocQueue) that lets a request in or retires it. It retires a failed transfer, an abort and a cancel (as the vulnerable admission mode retires). Before #38704 SGLang's door checked only finished(); prepare_abort already marked a failed transfer or an abort finished, so only the pending rejection walked through. The length check before commit is the admission mode's part.", v.Hint)
 	var on []string
 	for _, it := range v.Set {
 		if it.On {
@@ -152,5 +152,5 @@ func TestTimelineLinksOpenTheirPresets(t *testing.T) {
 		assert.Equal(t, p.Preset, st.Preset)
 		assert.NotEmpty(t, p.PresetName, p.When)
 	}
-	assert.Equal(t, "/?v=2&preset=glm-remediated-tests", tl[5].Href)
+	assert.Equal(t, "/?v=3&preset=glm-remediated-tests", tl[5].Href)
 }

@@ -35,19 +35,75 @@ func TestBuildGridDemo(t *testing.T) {
 	assert.Equal(t, 1, g.Cells[0].Tenant, "tenant B's colour")
 }
 
+// Prefill's placeholder lands in position 0 of decode's page 0; positions
+// 1–15 keep A's KV. The page is marked mixed, in text, and its label says
+// whose KV each run of positions holds.
+func TestDecodesFirstPageIsMixedAfterB(t *testing.T) {
+	s := NewSession()
+	page0 := func() CellView {
+		t.Helper()
+		g, err := s.Grid(MaxGridCells)
+		require.NoError(t, err)
+		require.Len(t, g.Cells, 9, "decode's 9 pages")
+		return g.Cells[0]
+	}
+	c := page0()
+	assert.True(t, c.Mixed)
+	assert.Equal(t, "B", c.Owner, "the last writer")
+	assert.Equal(t, "B+", c.Mark)
+	assert.Equal(t, "positions 0: r2 (tenant B); 1–15: r1 (tenant A)", c.Positions)
+	assert.Equal(t, "Page 0: free but stale (keeps its old KV); written by r2 (tenant B): tenant-B:<placeholder-token>; read by r2 (tenant B); positions 0: r2 (tenant B); 1–15: r1 (tenant A)", c.Label)
+	assert.True(t, c.Window)
+	assert.True(t, c.Wrote, "prefill wrote its one token here")
+
+	g, err := s.Grid(MaxGridCells)
+	require.NoError(t, err)
+	last := g.Cells[7]
+	assert.False(t, last.Mixed, "A's last page: one writer, then positions never written")
+	assert.Equal(t, "positions 0–7: r1 (tenant A); 8–15: nothing", last.Positions)
+	assert.Equal(t, "A!", last.Mark)
+	for _, c := range g.Cells[1:7] {
+		assert.False(t, c.Mixed)
+		assert.Empty(t, c.Positions, "a page one request filled needs no positions")
+	}
+
+	require.NoError(t, s.SelectStep(17)) // B's decode.prealloc: nothing written yet
+	c = page0()
+	assert.False(t, c.Mixed)
+	assert.Equal(t, "A", c.Owner)
+	assert.True(t, c.Touched, "reserved by the selected event")
+	require.NoError(t, s.SelectStep(19)) // prefill's send_kv_chunk
+	c = page0()
+	assert.True(t, c.Mixed)
+	assert.True(t, c.Touched)
+}
+
+// The grid shows decode's pool: at launch scale 1,048,576 pages, each
+// cell a range of 2,048 of them summarised by the engine.
 func TestBuildGridAggregatesRealScale(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
 	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PagesOf(engine.ServerDecode)-1, GridMarks{Touched: engine.Pages{{First: 0, Count: 8}}}, MaxGridCells)
 	require.NoError(t, err)
 	assert.Len(t, g.Cells, MaxGridCells)
-	assert.Equal(t, "0-1329", g.Cells[0].Page)
-	assert.Equal(t, engine.PageLeaked, g.Cells[0].State, "the range holding pages 1–7 is leaked")
-	assert.Equal(t, 7, g.Cells[0].Leaked)
+	assert.Equal(t, 2048, g.PerCell)
+	assert.Equal(t, "0-2047", g.Cells[0].Page)
+	assert.Equal(t, engine.PageLeaked, g.Cells[0].State, "the range holding A's pages 1–2,047 is leaked")
+	assert.Equal(t, 2047, g.Cells[0].Leaked, "page 0 holds B's own placeholder")
+	assert.Equal(t, "A", g.Cells[0].Owner)
 	assert.True(t, g.Cells[0].Touched)
 	assert.False(t, g.Cells[1].Touched)
-	assert.Contains(t, g.Summary, "681,280")
-	assert.Contains(t, g.Cells[0].Label, "7 LEAKED")
+	assert.Contains(t, g.Summary, "Pages 0–1,048,575 of 1,048,576, about 2,048 pages per cell")
+	assert.Equal(t, "Pages 0–2,047: 0 free, 0 allocated, 2,048 stale, 2047 LEAKED into the last response; mostly tenant A", g.Cells[0].Label)
+	assert.Equal(t, "D", g.Cells[2].Owner, "D's batch job from page 4,096 on")
+	// D's KV ends at page 681,272: past it B's reservation read nothing.
+	assert.Equal(t, "Pages 679,936–681,983: 711 free, 0 allocated, 1,337 stale, 1337 LEAKED into the last response; mostly tenant D", g.Cells[332].Label)
+	assert.Equal(t, engine.PageFree, g.Cells[333].State)
+	leaked := 0
+	for _, c := range g.Cells {
+		leaked += c.Leaked
+	}
+	assert.Equal(t, 681_272, leaked, "4,095 pages of A's and 677,177 of D's")
 
 	zoomed, err := BuildGrid(s.Snapshot(), s.tenants, 0, 15, GridMarks{}, MaxGridCells)
 	require.NoError(t, err)
@@ -60,7 +116,7 @@ func TestBuildGridAggregatesRealScale(t *testing.T) {
 
 // At the launch scale the session's grid reads the page map, and from
 // step to step only its changed cells; it is the grid BuildGrid makes from
-// the page table, at every step of a random walk with Sends between.
+// the page table, at every step of a random walk (steps, jumps, Sends).
 func TestSessionGridFromTheMapIsTheGrid(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
@@ -68,10 +124,14 @@ func TestSessionGridFromTheMapIsTheGrid(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 1))
 	updated := 0
 	for i := range 40 {
-		if i%10 == 9 {
+		switch {
+		case i%10 == 9:
 			require.NoError(t, s.Send())
+		case i%4 == 0: // a jump: across B's 900,000 pages, often a redraw
+			require.NoError(t, s.SelectStep(r.IntN(s.Steps()+1)))
+		default: // a step: most events touch few pages or none
+			s.StepBy([]int{-1, 1}[r.IntN(2)])
 		}
-		require.NoError(t, s.SelectStep(r.IntN(s.Steps()+1)))
 		before := s.memo.gridMapVersion
 		got, err := s.Grid(MaxGridCells)
 		require.NoError(t, err)
@@ -96,17 +156,22 @@ func TestAGridUpdateCopiesItsCellsOnlyOnAChange(t *testing.T) {
 		require.NoError(t, err)
 		return g
 	}
+	// A prompt the API refuses touches no page. (B's 900,000 tokens touch
+	// more pages than an update is worth: the map is drawn afresh; and any
+	// prompt that reaches the pools turns free pages stale, a change in
+	// its cells' counts.)
+	require.NoError(t, s.SetText(PromptTokens, "1100000"))
 	require.NoError(t, s.Send())
 	kept := 0
 	for range 6 {
 		prev := grid()
-		require.NoError(t, s.Send()) // the same request again: at this scale, often no cell changes
+		require.NoError(t, s.Send()) // the same request again: no cell changes
 		if got := grid(); slices.Equal(got.Cells, prev.Cells) {
 			assert.Same(t, unsafe.SliceData(prev.Cells), unsafe.SliceData(got.Cells), "no cell changed: the cells are kept")
 			kept++
 		}
 	}
-	assert.Positive(t, kept)
+	assert.Equal(t, 6, kept, "no Send touched a page")
 
 	prev := grid()
 	was := slices.Clone(prev.Cells)
@@ -126,19 +191,33 @@ func TestMetricRowsCoverEveryCounter(t *testing.T) {
 	}
 	assert.Equal(t, "7", byKey["leaked-pages"])
 	assert.Equal(t, "1", byKey["leaked-responses"])
-	assert.Equal(t, "8", byKey["pages-stale"])
+	assert.Equal(t, "8", byKey["pages-stale"], "decode's eight pages, A's and B's")
+	assert.Equal(t, "9", byKey["pages-free"], "decode's pool has a page more than prefill's")
+	assert.Equal(t, "8", byKey["pages-staged"])
+	assert.Equal(t, "8", byKey["prefill-pages-stale"], "prefill's pool keeps A's KV too")
+	assert.Equal(t, "0", byKey["prefill-pages-allocated"])
 	assert.Len(t, byKey, len(rows), "keys are unique")
 
-	// Every counter of engine.Metrics has a row, but the two that are sums
-	// of others (requests, pages in all): a new counter needs one.
+	// Every counter of engine.Metrics has a row, each pool's counters too,
+	// but the sums of others (requests, each pool's total) and prefill's
+	// free and staged pages (its pool's own summary says them,
+	// PrefillPool): a new counter needs one.
+	notShown := map[string]bool{"Requests": true, "Prefill.Total": true, "Decode.Total": true, "Prefill.Free": true, "Prefill.Staged": true}
 	counters := reflect.TypeOf(engine.Metrics{})
+	pool := reflect.TypeOf(engine.PoolMetrics{})
 	shown := 0
 	for i := range counters.NumField() {
-		switch counters.Field(i).Name {
-		case "Requests", "PagesTotal":
-		case "DeferredRelease":
+		f := counters.Field(i)
+		switch {
+		case f.Type == pool:
+			for j := range pool.NumField() {
+				if !notShown[f.Name+"."+pool.Field(j).Name] {
+					shown++
+				}
+			}
+		case f.Name == "DeferredRelease":
 			shown += len(engine.Outcomes)
-		default:
+		case !notShown[f.Name]:
 			shown++
 		}
 	}
@@ -150,43 +229,46 @@ func TestSegmentText(t *testing.T) {
 	assert.Equal(t, "x  ×1,000", segmentText("x", 1000))
 }
 
-// The pool note says what the policy implies, from the pool as it is.
+// The pool note says what the policy implies, from decode's pool as it is.
 func TestPoolNoteSaysWhoseKVNotWhether(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
 	note := s.PoolNote()
 	assert.Contains(t, note, "Allocator sorted.")
-	assert.Contains(t, note, "Of 681,280 pages, 7 hold no KV (never written, or scrubbed) and 681,273 hold some request's KV")
+	assert.Contains(t, note, "Of 1,048,576 pages, 367,303 hold no KV (never written, or scrubbed) and 681,273 hold some request's KV", "A's 4,096 and D's 677,177")
 	assert.Contains(t, note, "the policy's choice")
 	assert.Contains(t, note, "decides whose stale KV a reservation gets, not whether")
 
 	require.NoError(t, s.SelectStep(1))
-	assert.Contains(t, s.PoolNote(), "Of 681,280 pages, 681,280 hold no KV", "before the first request the pool is cold")
+	assert.Contains(t, s.PoolNote(), "Of 1,048,576 pages, 1,048,576 hold no KV", "before the first request the pool is cold")
 	assert.Contains(t, s.PoolNote(), "a cold pool")
 
 	require.NoError(t, s.LoadPreset("demo"))
+	assert.Contains(t, s.PoolNote(), "Of 9 pages, 1 hold no KV (never written, or scrubbed) and 8 hold some request's KV", "decode's ninth page was never reserved")
+	require.NoError(t, s.LoadPreset("symmetric"))
 	assert.Contains(t, s.PoolNote(), "Of 8 pages, 0 hold no KV")
 	assert.Contains(t, s.PoolNote(), "a warm pool")
 }
 
-// At launch scale the map holds every page; the leaked ones are called out.
+// At launch scale the map holds every page of decode's pool; the leaked
+// ones are called out.
 func TestPoolMapAtLaunchScale(t *testing.T) {
 	s := NewSession()
-	assert.False(t, s.PoolMap().Show, "the demo's 8 pages need no map")
+	assert.False(t, s.PoolMap().Show, "the demo's 9 pages need no map")
 	require.NoError(t, s.LoadPreset("glm-launch"))
 	v := s.PoolMap()
 	require.True(t, v.Show)
-	assert.Equal(t, 681_280, v.Pages)
-	assert.Equal(t, [3]int{1024, 666, 1}, [3]int{v.Width, v.Height, v.PerPixel})
-	require.Len(t, v.Map, 681_280)
+	assert.Equal(t, 1_048_576, v.Pages)
+	assert.Equal(t, [3]int{1024, 1024, 1}, [3]int{v.Width, v.Height, v.PerPixel})
+	require.Len(t, v.Map, 1_048_576)
 	leaked := 0
 	for _, b := range v.Map {
 		if b&engine.MapStateMask == engine.MapLeaked {
 			leaked++
 		}
 	}
-	assert.Equal(t, 7, leaked)
-	assert.Equal(t, 7, v.Leaked.Len())
+	assert.Equal(t, 681_272, leaked)
+	assert.Equal(t, 681_272, v.Leaked.Len())
 
 	require.NoError(t, s.SelectStep(1))
 	w := s.PoolMap()
@@ -194,5 +276,5 @@ func TestPoolMapAtLaunchScale(t *testing.T) {
 	assert.Equal(t, w, s.PoolMap(), "the same step is the same view")
 	assert.Equal(t, 1023, w.MapPage(1023, 0))
 	assert.Equal(t, 1024, w.MapPage(0, 1))
-	assert.Equal(t, 681_279, w.MapPage(5000, 5000), "clamped to the pool")
+	assert.Equal(t, 1_048_575, w.MapPage(5000, 5000), "clamped to the pool")
 }

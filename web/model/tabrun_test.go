@@ -25,15 +25,15 @@ func TestAddressQueryOfALongRunNamesTheTab(t *testing.T) {
 
 	s := longSession(t)
 	s.SetView(View{Compare: true})
-	assert.Equal(t, "v=2&tab=1&compare=1", s.AddressQuery())
+	assert.Equal(t, "v=3&tab=1&compare=1", s.AddressQuery())
 	st, err := DecodeLink(s.AddressQuery())
 	require.NoError(t, err)
 	assert.True(t, st.Tab)
 	assert.True(t, st.View.Compare)
 
-	_, err = DecodeLink("v=2&tab=1&pool=8")
+	_, err = DecodeLink("v=3&tab=1&pool=8")
 	assert.ErrorContains(t, err, "takes no other run parameters")
-	_, err = DecodeLink("v=2&tab=yes")
+	_, err = DecodeLink("v=3&tab=yes")
 	assert.ErrorContains(t, err, "must be 1")
 }
 
@@ -54,7 +54,7 @@ func TestTabRunRestoresTheRun(t *testing.T) {
 func TestTabRunRefusesBadDataAndChangesNothing(t *testing.T) {
 	for name, data := range map[string]string{
 		"not JSON":       "{",
-		"unknown preset": `{"Preset":"nope","Config":{"context":16,"pool":8,"page":1,"slot":8,"mode":"vulnerable","cancel":"both","kvBytes":70272},"Ops":[{"settle":{"request":9,"outcome":"drained"}}]}`,
+		"unknown preset": `{"Preset":"nope","Config":{"context":16,"pool":8,"dpool":16,"page":1,"mode":"vulnerable","cancel":"both","kvBytes":70272},"Ops":[{"settle":{"request":9,"outcome":"drained"}}]}`,
 		"bad config":     `{"Config":{"pool":0}}`,
 		"huge":           `"` + strings.Repeat("x", 5<<20) + `"`,
 	} {

@@ -14,9 +14,9 @@ func TestTheDemosMarksAreEachShownWithTheirLabels(t *testing.T) {
 	s := NewSession()
 	assert.Equal(t, []PlacedMark{
 		{At: 0, Step: 1, Label: "r1 · A", Shown: true, Wide: true},
-		{At: 42, End: true, Step: 9, Label: "r1 200", Shown: true, Wide: true},
-		{At: 52, Step: 11, Label: "r2 · B", Shown: true, Wide: true},
-		{At: 94, End: true, Step: 19, Label: "r2 200 ⚠ leak", Shown: true, Wide: true, Leak: true},
+		{At: 43, End: true, Step: 11, Label: "r1 200", Shown: true, Wide: true},
+		{At: 52, Step: 13, Label: "r2 · B", Shown: true, Wide: true},
+		{At: 95, End: true, Step: 23, Label: "r2 200 ⚠ leak", Shown: true, Wide: true, Leak: true},
 	}, s.ScrubMarks())
 }
 
