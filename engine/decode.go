@@ -66,13 +66,19 @@ func mergeNote(merged int) string {
 }
 
 // retryWaiting resumes, in queue order, every waiting request that the
-// free pages can now take.
+// free pages can now take. A request that waited for prefill's pool held
+// its decode reservation, and frees it when it finishes, so a request
+// ahead of it in the queue may fit now: it goes round again until a pass
+// resumes nobody.
 func (e *Engine) retryWaiting() {
-	queue := e.queue
-	e.queue = nil
-	for _, r := range queue {
-		f := r.waiting
-		f.run(f.resumeAt) // parks it again if it still does not fit
+	for n := -1; len(e.queue) > 0 && len(e.queue) != n; {
+		n = len(e.queue)
+		queue := e.queue
+		e.queue = nil
+		for _, r := range queue {
+			f := r.waiting
+			f.run(f.resumeAt) // parks it again if it still does not fit
+		}
 	}
 }
 

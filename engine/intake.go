@@ -57,12 +57,14 @@ func (f *flight) validate(s Server, n int) {
 		s, th(n), th(lim.MaxReqInputLen()), lim.Words(), inputLengthMessage(n, lim.MaxReqInputLen()), s))
 }
 
-// rejection is the pending 400 the door or the length check answers with:
-// the first server that rejected the prompt, and its message.
+// rejection is the pending 400 the door or the length check answers with,
+// and the server whose message it is: decode's when decode rejected the
+// prompt too, as the router returns decode's answer to the client
+// (mini_lb), else prefill's.
 func (f *flight) rejection() (Server, string) {
-	s := ServerPrefill
-	if !f.resp.PrefillRejected {
-		s = ServerDecode
+	s := ServerDecode
+	if !f.resp.DecodeRejected {
+		s = ServerPrefill
 	}
 	return s, inputLengthMessage(f.r.req.PromptTokens, f.e.cfg.LimitsOf(s).MaxReqInputLen())
 }

@@ -25,12 +25,12 @@ func (f *flight) forward() bool {
 		f.wait(forwardStage, StagePrefillForward, HalfPrefill, fmt.Sprintf("%sPrefill's waiting queue cannot run the forward pass yet — %s in prefill's pool. The request waits there until pages are released.", mergeNote(merged), err))
 		return false
 	}
-	f.resumed()
+	resumed := f.resumed()
 	f.r.prefillKV = m.pages
-	text := fmt.Sprintf("%sThe prefill forward pass builds the KV of %s prompt %s in %s of prefill's own pool (%s).",
-		mergeNote(merged), th(f.prefillTokens), plural(f.prefillTokens, "token", "tokens"), pagesWord(n), m.pages)
+	text := fmt.Sprintf("%s%sThe prefill forward pass builds the KV of %s prompt %s in %s of prefill's own pool (%s).",
+		resumed, mergeNote(merged), th(f.prefillTokens), plural(f.prefillTokens, "token", "tokens"), pagesWord(n), m.pages)
 	if f.resp.PrefillRejected {
-		text = fmt.Sprintf("%sThe prefill forward pass runs over the one placeholder token, in %s of prefill's own pool (%s).", mergeNote(merged), pagesWord(n), m.pages)
+		text = fmt.Sprintf("%s%sThe prefill forward pass runs over the one placeholder token, in %s of prefill's own pool (%s).", resumed, mergeNote(merged), pagesWord(n), m.pages)
 	}
 	f.e.emit(f.r, StagePrefillForward, HalfPrefill, m.pages, text, m, p.write(m.pages, f.r.id, f.prefillTokens))
 	return true

@@ -157,6 +157,8 @@ func (r Response) verdict() string {
 			leakPhrase(r.Leaks), r.Tenant, r.Status, requestList(r.LateWriteFrom))
 	case r.Leaked():
 		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d%s", leakPhrase(r.Leaks), r.Tenant, r.Status, r.attendedNote())
+	case r.State == StateWaiting && r.Allocated > 0:
+		return fmt.Sprintf("Waiting in prefill's waiting queue for free pages of prefill's pool, with decode's %s reserved; retried when pages are released", pagesWord(r.Allocated))
 	case r.State == StateWaiting:
 		return "Waiting in DecodePreallocQueue for free pages; retried when pages are released"
 	case r.WrongStatus:

@@ -26,7 +26,13 @@ func (e *Engine) Send(r Request) (Response, error) {
 	f.resp = Response{Request: int(rec.id), Tenant: r.Tenant, Tokens: r.PromptTokens, Path: PathNormal}
 	rec.resp = e.responses.len
 	e.responses.add(f.resp, respChunk)
+	landed := e.m.lateWrites
 	f.run(0)
+	if e.m.lateWrites != landed {
+		// A late write landed and its prefill half freed its pages: a
+		// request waiting for prefill's pool may fit now.
+		e.retryWaiting()
+	}
 	return *e.response(rec.resp), nil
 }
 

@@ -12,14 +12,16 @@ import (
 func (r Response) Transcript() []string {
 	who := "tenant-" + r.Tenant
 	switch {
+	case r.State == StateWaiting && r.Allocated > 0:
+		return []string{who + "'s response : (waiting in prefill's waiting queue)"}
 	case r.State == StateWaiting:
 		return []string{who + "'s response : (waiting in DecodePreallocQueue)"}
 	case r.State == StateCancelled:
 		return []string{who + "'s response : (none: the client went away)"}
 	case r.Status != 200:
 		reason := r.Reason
-		if r.Path == PathPlaceholder && r.State == StateRejected {
-			reason = ArticleRejection
+		if r.Path == PathPlaceholder && r.State == StateRejected && r.Allocated == 0 {
+			reason = ArticleRejection // the door's; decode's own 400, after it ran, is SGLang's
 		}
 		return []string{fmt.Sprintf("%s's response : HTTP %d: %s", who, r.Status, reason)}
 	}
