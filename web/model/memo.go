@@ -43,7 +43,7 @@ type memo struct {
 	poolMap PoolMapView
 	mapSnap *engine.Snapshot // the snapshot poolMap was drawn from
 
-	prefillKey snapKey
+	prefillKey gridKey // the step and the tenants' names (its cells' colours)
 	prefill    PrefillPoolView
 
 	runKey   runKey

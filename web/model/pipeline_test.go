@@ -20,7 +20,7 @@ func states(v PipelineView) []string {
 
 func TestPipelineFollowsTheDemosRequestB(t *testing.T) {
 	s := NewSession()
-	require.NoError(t, s.SelectStep(12)) // r2's admission
+	require.NoError(t, s.SelectStep(15)) // r2's admission
 	v := s.Pipeline()
 	assert.Equal(t, 2, v.Request)
 	assert.Equal(t, "B", v.Tenant)
@@ -28,25 +28,91 @@ func TestPipelineFollowsTheDemosRequestB(t *testing.T) {
 	// router, intake, admission, bootstrap, prealloc, forward, send_kv_chunk, transfer, running, response, release
 	assert.Equal(t, []string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}, states(v))
 	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", v.Door)
+	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
+	assert.Equal(t, "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens", v.DecodeIntake)
 	assert.Empty(t, v.Transfer, "nothing crossed the link yet")
 
-	require.NoError(t, s.SelectStep(16)) // send_kv_chunk
+	require.NoError(t, s.SelectStep(19)) // send_kv_chunk
 	v = s.Pipeline()
 	assert.Equal(t, engine.StagePrefillTransfer, v.Stage)
-	assert.Equal(t, "send_kv_chunk wrote 1 of the 8 pages decode reserved (one placeholder token)", v.Transfer)
+	assert.Equal(t, "wrote 1 token into 1 of 8 reserved pages; decode commits 125 positions (prefill's one placeholder token)", v.Transfer)
 	assert.Equal(t, "prefill.transfer", v.Prefill)
 	assert.Equal(t, "decode.prealloc", v.Decode, "decode waits for the transfer")
 	assert.Equal(t, engine.PollSuccess, v.Poll)
+
+	require.NoError(t, s.SelectStep(24)) // decode's release, after prefill's
+	v = s.Pipeline()
+	assert.Equal(t, engine.StageRelease, v.Stage)
+	assert.Equal(t, "release", v.Prefill)
+	assert.Equal(t, "release", v.Decode)
+	assert.Equal(t, StageCurrent, v.Stages[len(v.Stages)-1].State)
+}
+
+// Each server's verdict shows once its own validate_input_length has run:
+// prefill's first (step 13), decode's at the next step.
+func TestPipelineShowsEachServersIntakeAsItRuns(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.SelectStep(12)) // r1's decode release
+	v := s.Pipeline()
+	assert.Equal(t, "prefill: 120 < 122 → admitted", v.PrefillIntake, "A fits both")
+	assert.Equal(t, "decode: 120 < 138 → admitted, reserves 8 pages for 120 tokens", v.DecodeIntake)
+
+	require.NoError(t, s.SelectStep(13)) // r2's intake on prefill
+	v = s.Pipeline()
+	assert.Equal(t, engine.StageIntake, v.Stage)
+	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
+	assert.Empty(t, v.DecodeIntake, "decode has not seen the prompt yet")
+	assert.Equal(t, "not started", v.Decode)
+	assert.Equal(t, "Not reached yet.", v.Door)
+
+	require.NoError(t, s.SelectStep(14)) // r2's intake on decode
+	v = s.Pipeline()
+	assert.Equal(t, "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens", v.DecodeIntake)
+	assert.Equal(t, "intake", v.Decode)
+
+	// A prompt the API refuses reaches neither server's intake.
+	require.NoError(t, s.SetText(PromptTokens, "300"))
+	require.NoError(t, s.Send())
+	v = s.Pipeline()
+	assert.Empty(t, v.PrefillIntake)
+	assert.Empty(t, v.DecodeIntake)
+	assert.Equal(t, "Never reached: the API refused the prompt (longer than the context).", v.Door)
+}
+
+// With decode's pool as small as prefill's, both servers reject B: decode
+// reserves one page for its own placeholder and answers the 400 itself,
+// after the vulnerable door let B through.
+func TestPipelineOfTheSymmetricPools(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("symmetric"))
+	require.NoError(t, s.SelectStep(15))
+	v := s.Pipeline()
+	assert.Equal(t, engine.StageAdmission, v.Stage)
+	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
+	assert.Equal(t, "decode: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0], reserves 1 page for it", v.DecodeIntake)
+	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", v.Door,
+		"the door let B in; the 400 comes from decode, after it ran")
+	assert.Equal(t, []string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}, states(v))
+
+	require.NoError(t, s.SelectStep(19))
+	v = s.Pipeline()
+	assert.Equal(t, "wrote 1 token into 1 of 1 reserved pages; decode commits 1 position (prefill's one placeholder token)", v.Transfer)
+
+	require.NoError(t, s.SelectStep(0))
+	assert.Equal(t, "400", s.Response().Status)
+	assert.False(t, s.Response().Tone == "leak")
 }
 
 func TestPipelineShowsTheFixedDoorRetiring(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("demo-fixed"))
-	require.NoError(t, s.SelectStep(12))
+	require.NoError(t, s.SelectStep(15))
 	v := s.Pipeline()
 	assert.Equal(t, engine.StageAdmission, v.Stage)
 	assert.Equal(t, "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).", v.Door)
 	assert.Equal(t, []string{"never", "done", "current", "never", "never", "never", "never", "never", "never", "later", "never"}, states(v))
+	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
+	assert.Equal(t, "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens", v.DecodeIntake, "what decode would have reserved")
 }
 
 func TestPipelineBeforeAnyRequest(t *testing.T) {
@@ -103,6 +169,6 @@ func TestTimelineMarksEachRequestsStartAndEnd(t *testing.T) {
 		labels = append(labels, m.Label())
 	}
 	assert.Equal(t, []string{"r1 · A", "r1 200", "r2 · B", "r2 200 ⚠ leak"}, labels)
-	assert.Equal(t, []int{1, 9, 11, 19}, []int{marks[0].Step, marks[1].Step, marks[2].Step, marks[3].Step})
+	assert.Equal(t, []int{1, 11, 13, 23}, []int{marks[0].Step, marks[1].Step, marks[2].Step, marks[3].Step})
 	assert.Equal(t, []bool{false, true, false, true}, []bool{marks[0].End, marks[1].End, marks[2].End, marks[3].End})
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"kvleak/engine"
 )
@@ -23,7 +24,7 @@ type PrefillPoolView struct {
 // PrefillPool is the prefill pool's view at the selected step.
 func (s *Session) PrefillPool() PrefillPoolView {
 	m := &s.memo
-	if k := s.snapKey(); k != m.prefillKey || m.prefill.Summary == "" && m.prefill.Err == "" {
+	if k := (gridKey{snapKey: s.snapKey(), tenants: strings.Join(s.tenants, "\x00")}); k != m.prefillKey || m.prefill.Summary == "" && m.prefill.Err == "" {
 		m.prefill, m.prefillKey = s.prefillPool(), k
 	}
 	return m.prefill

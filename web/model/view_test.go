@@ -41,7 +41,8 @@ func TestBadViewKeysAreRefusedInWords(t *testing.T) {
 }
 
 // The tour walks the demo's run: each card at the step of the event it
-// talks about.
+// talks about — on two servers, the intake card at decode's intake (which
+// admits what prefill rejected) and the release cards at decode's release.
 func TestTourCardsFollowTheDemo(t *testing.T) {
 	cards := TourCards()
 	require.Len(t, cards, 8)
@@ -50,10 +51,31 @@ func TestTourCardsFollowTheDemo(t *testing.T) {
 	for i, c := range cards {
 		steps[i], stages[i] = c.Step, c.Stage
 	}
-	assert.Equal(t, []int{6, 10, 11, 12, 16, 18, 19, 20}, steps)
+	assert.Equal(t, []int{7, 12, 14, 15, 19, 22, 23, 24}, steps)
 	assert.Equal(t, []engine.Stage{"prefill.transfer", "release", "intake", "admission", "prefill.transfer", "decode.running", "response", "release"}, stages)
-	assert.Contains(t, cards[2].Text, "Tenant B sends 200 tokens: under the 256-token context")
-	assert.Contains(t, cards[2].Text, "max_req_input_len (122 here)")
+
+	p, _ := engine.PresetBySlug("demo")
+	e, err := engine.Replay(p.Config, p.Ops)
+	require.NoError(t, err)
+	for i, c := range cards {
+		ev := e.Log().At(c.Step - 1)
+		assert.Equal(t, c.Stage, ev.Stage, "card %d", i+1)
+		assert.Equal(t, map[bool]int{true: 1, false: 2}[i < 2], ev.Request, "card %d: A's cards, then B's", i+1)
+	}
+	at := func(card int) *engine.Event { return e.Log().At(cards[card-1].Step - 1) }
+	assert.Equal(t, engine.HalfDecode, at(3).Half, "the intake card shows decode's verdict")
+	assert.Equal(t, engine.HalfDecode, at(2).Half, "A's pages freed on decode")
+	assert.Equal(t, engine.ServerDecode, at(2).Pool)
+	assert.Equal(t, engine.HalfDecode, at(8).Half)
+	assert.Equal(t, engine.ServerDecode, at(8).Pool)
+	assert.Equal(t, engine.ServerDecode, at(1).Pool, "send_kv_chunk writes into decode's pool")
+
+	assert.Contains(t, cards[2].Text, "Tenant B sends 125 tokens: under the 256-token context")
+	assert.Contains(t, cards[2].Text, "Prefill's max_req_input_len is 122")
+	assert.Contains(t, cards[2].Text, "Decode's pool is larger (138): it admits the prompt as it is.")
+	assert.Contains(t, cards[4].Text, "Decode reserved 8 pages for the 125 tokens it admitted and set kv_committed_len to 125.")
+	assert.Contains(t, cards[5].Text, "decode attends over 125 positions — 1 of B's, 119 of A's stale KV, 5 never written.")
+	assert.Contains(t, cards[0].Text, "Tenant A sends a 120-token prompt")
 	assert.True(t, cards[7].Fix)
 }
 
@@ -62,7 +84,7 @@ func TestTourMovesTheDemoRunAndComesBackToIt(t *testing.T) {
 	require.NoError(t, s.LoadPreset("glm-launch"))
 	require.NoError(t, s.TourTo(4))
 	assert.Equal(t, "demo", s.Preset(), "the tour runs on the demo")
-	assert.Equal(t, 12, s.Step())
+	assert.Equal(t, 15, s.Step())
 	assert.Equal(t, engine.StageAdmission, s.Pipeline().Stage)
 	v := s.Tour()
 	assert.Equal(t, TourView{Open: true, N: 4, Of: 8, Card: TourCards()[3]}, v)
@@ -82,12 +104,15 @@ func TestTourMovesTheDemoRunAndComesBackToIt(t *testing.T) {
 
 func TestFitLastPromptRaisesThePoolJustEnough(t *testing.T) {
 	s := NewSession()
+	require.True(t, s.Config().Window().Open())
 	require.NoError(t, s.FitLastPrompt())
-	assert.Equal(t, 208, s.Config().PoolTokens, "200 tokens need max_req_input_len 201: a pool of 207 tokens, 13 pages of 16")
+	assert.Equal(t, 144, s.Config().PoolTokens, "125 tokens need max_req_input_len 126: a prefill pool of 132 tokens, 9 pages of 16")
+	assert.Equal(t, 144, s.Config().DecodePoolTokens, "decode's pool is left alone")
 	assert.Equal(t, "200", s.Response().Status)
 	assert.Equal(t, "ok", s.Response().Tone, "B reads its own pages")
+	assert.False(t, s.Config().Window().Open(), "prefill now admits whatever decode admits")
 	require.NoError(t, s.FitLastPrompt(), "it fits already: nothing to do")
-	assert.Equal(t, 208, s.Config().PoolTokens)
+	assert.Equal(t, 144, s.Config().PoolTokens)
 }
 
 // The session's links are the codec's, whatever the run, step and view:
