@@ -15,19 +15,19 @@ func TestAllocatorOrder(t *testing.T) {
 		want  [4]Pages
 	}{
 		// release_pages is merged and sorted only once free_pages runs short.
-		{Sorted, [4]Pages{pg(0, 3), pg(4, 3), pg(8, 3), pg(0, 3)}},
-		{"", [4]Pages{pg(0, 3), pg(4, 3), pg(8, 3), pg(0, 3)}},
+		{Sorted, [4]Pages{pg(0, 4), pg(4, 4), pg(8, 4), pg(0, 4)}},
+		{"", [4]Pages{pg(0, 4), pg(4, 4), pg(8, 4), pg(0, 4)}},
 		// Most recently freed first.
-		{LIFO, [4]Pages{pg(0, 3), pg(0, 3), pg(0, 3), pg(0, 3)}},
+		{LIFO, [4]Pages{pg(0, 4), pg(0, 4), pg(0, 4), pg(0, 4)}},
 		// Freed pages queue up behind the never-used ones.
-		{FIFO, [4]Pages{pg(0, 3), pg(4, 3), pg(8, 3), pg(0, 3)}},
+		{FIFO, [4]Pages{pg(0, 4), pg(4, 4), pg(8, 4), pg(0, 4)}},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.alloc), func(t *testing.T) {
-			e := newEngine(t, Config{ContextTokens: 64, PoolTokens: 12, PageTokens: 1, SlotPages: 4,
+			e := newEngine(t, Config{ContextTokens: 64, PoolTokens: 12, DecodePoolTokens: 12, PageTokens: 1,
 				Mode: Vulnerable, Allocator: tc.alloc, Cancel: CancelBoth, KVBytesPerToken: 1})
 			for i, tenant := range []string{"A", "B", "C", "D"} {
-				r := send(t, e, Request{Tenant: tenant, PromptTokens: 3})
+				r := send(t, e, Request{Tenant: tenant, PromptTokens: 4})
 				require.Equal(t, 200, r.Status)
 				assert.Equal(t, tc.want[i], r.ReadPages, "request %d", i+1)
 			}
@@ -36,25 +36,29 @@ func TestAllocatorOrder(t *testing.T) {
 }
 
 // The sorted policy decides whose stale KV a reservation gets, not whether:
-// on a cold pool the placeholder gets never-written pages; once the pool is
-// warm, merge_and_sort_free hands it the lowest ids, whoever wrote them.
+// on a cold pool the leaking reservation gets never-written pages; once
+// decode's pool is warm, merge_and_sort_free hands it the lowest ids,
+// whoever wrote them. Prefill's pool of 24 tokens rejects B's 18 tokens
+// (max_req_input_len 18), decode's of 32 admits them (26).
 func TestSortedColdAndWarm(t *testing.T) {
-	cfg := Config{ContextTokens: 64, PoolTokens: 24, PageTokens: 1, SlotPages: 8,
+	cfg := Config{ContextTokens: 64, PoolTokens: 24, DecodePoolTokens: 32, PageTokens: 1,
 		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelBoth, KVBytesPerToken: 1}
 	cold := newEngine(t, cfg)
 	send(t, cold, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret})
-	r := send(t, cold, Request{Tenant: "B", PromptTokens: 40})
-	assert.Equal(t, pg(8, 8), r.ReadPages, "fresh pages come first")
+	r := send(t, cold, Request{Tenant: "B", PromptTokens: 18})
+	require.Equal(t, PathPlaceholder, r.Path)
+	assert.Equal(t, pg(8, 18), r.ReadPages, "fresh pages come first")
 	assert.False(t, r.Leaked())
-	assert.Equal(t, 7, r.ZeroedPages)
+	assert.Equal(t, 17, r.ZeroedPages)
+	assert.Equal(t, []int{1, 0, 17}, []int{r.OwnTokens, r.ForeignTokens, r.EmptyTokens})
 
 	warm := newEngine(t, cfg)
 	send(t, warm, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret})
-	send(t, warm, Request{Tenant: "C", PromptTokens: 16}) // takes the rest of free_pages
-	r = send(t, warm, Request{Tenant: "B", PromptTokens: 40})
-	assert.Equal(t, pg(0, 8), r.ReadPages, "merge_and_sort_free puts page 0 first again")
-	assert.Equal(t, []Leak{{Tenant: "A", Pages: 7}}, r.Leaks)
-	assert.Contains(t, eventsOf(warm.Log().Copy(), 3)[3].Text, "merge_and_sort_free")
+	send(t, warm, Request{Tenant: "C", PromptTokens: 17}) // leaves decode's free_pages 7 pages short
+	r = send(t, warm, Request{Tenant: "B", PromptTokens: 18})
+	assert.Equal(t, pg(0, 18), r.ReadPages, "merge_and_sort_free puts page 0 first again")
+	assert.Equal(t, []Leak{{Tenant: "A", Pages: 7, Tokens: 7}, {Tenant: "C", Pages: 10, Tokens: 10}}, r.Leaks)
+	assert.Contains(t, textOf(eventsOf(warm.Log().Copy(), 3), StageDecodePrealloc), "merge_and_sort_free")
 }
 
 // The paged allocator prepends the freed pages in ascending page order

@@ -51,7 +51,7 @@ func refCell(t *testing.T, s *Snapshot, tenants []string, first, last int) Cell 
 }
 
 func TestCellsCoverTheRange(t *testing.T) {
-	e := newEngine(t, Config{ContextTokens: 256, PoolTokens: 97, PageTokens: 1, SlotPages: 8,
+	e := newEngine(t, Config{ContextTokens: 256, PoolTokens: 97, DecodePoolTokens: 256, PageTokens: 1,
 		Mode: Vulnerable, Allocator: LIFO, Cancel: CancelOneHalf, KVBytesPerToken: 1})
 	for _, r := range []Request{
 		{Tenant: "A", PromptTokens: 40, Content: "a"},
@@ -120,19 +120,27 @@ func TestCellsDemo(t *testing.T) {
 	assert.Equal(t, 3, cells[0].Leaked)
 	assert.Equal(t, 4, cells[1].Leaked)
 
-	// Precedence: leaked over allocated (step 18: B holds all 8, reads 7 of A's).
-	s18, _ := e.SnapshotAt(18)
-	cells, _ = s18.Cells(0, 7, 1)
+	// Page 8, decode's one page more than prefill's pool, was never used.
+	cells, err = s.Cells(8, 8, 1)
+	require.NoError(t, err)
+	assert.Equal(t, Cell{First: 8, Last: 8, Free: 1, State: PageFree}, cells[0])
+
+	// Precedence: leaked over allocated (B's read: B holds all 8, reads 7
+	// of A's).
+	events := e.Log().Copy()
+	read, _ := e.SnapshotAt(e.Responses()[1].ReadStep)
+	cells, _ = read.Cells(0, 7, 1)
 	assert.Equal(t, Cell{First: 0, Last: 7, Allocated: 8, Leaked: 7, Owner: "A", State: PageLeaked}, cells[0])
-	// Allocated over stale and free: step 4, A holds all 8, nothing written.
-	s4, _ := e.SnapshotAt(4)
-	cells, _ = s4.Cells(0, 7, 1)
+	// Allocated over stale and free: A's prealloc, A holds all 8, nothing
+	// written yet.
+	prealloc, _ := e.SnapshotAt(stepOf(t, events, 1, StageDecodePrealloc, ServerDecode))
+	cells, _ = prealloc.Cells(0, 7, 1)
 	assert.Equal(t, Cell{First: 0, Last: 7, Allocated: 8, Owner: "A", State: PageAllocated}, cells[0])
 	s0, _ := e.SnapshotAt(0)
 	cells, _ = s0.Cells(0, 7, 1)
 	assert.Equal(t, Cell{First: 0, Last: 7, Free: 8, State: PageFree}, cells[0])
-	s10, _ := e.SnapshotAt(10)
-	cells, _ = s10.Cells(0, 7, 1)
+	freed, _ := e.SnapshotAt(stepOf(t, events, 1, StageRelease, ServerDecode))
+	cells, _ = freed.Cells(0, 7, 1)
 	assert.Equal(t, Cell{First: 0, Last: 7, Stale: 8, Owner: "A", State: PageStale}, cells[0])
 }
 
@@ -153,9 +161,9 @@ func TestCellsBadRanges(t *testing.T) {
 		first, last, n int
 		msg            string
 	}{
-		{-1, 7, 1, "page range -1–7: must lie within 0–7"},
-		{0, 8, 1, "page range 0–8: must lie within 0–7"},
-		{5, 4, 1, "page range 5–4: must lie within 0–7"},
+		{-1, 7, 1, "page range -1–7: must lie within 0–8"},
+		{0, 9, 1, "page range 0–9: must lie within 0–8"},
+		{5, 4, 1, "page range 5–4: must lie within 0–8"},
 		{0, 7, 0, "cell count 0: must be at least 1"},
 		{0, 7, -3, "cell count -3: must be at least 1"},
 	}

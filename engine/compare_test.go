@@ -74,7 +74,7 @@ func TestImportRejectsBadFiles(t *testing.T) {
 		"empty":      {"", "not a run file"},
 		"not json":   {"hello", "not a run file"},
 		"wrong kind": {`{"schema":"other","version":1}`, "not a run file of this playground"},
-		"version":    {`{"schema":"kvleak-run","version":3}`, "version 3"},
+		"version":    {`{"schema":"kvleak-run","version":99}`, "version 99"},
 		"bad config": {`{"schema":"kvleak-run","version":1,"config":{"context":0}}`, "context length 0"},
 		"bad op":     {`{"schema":"kvleak-run","version":1,"config":{"context":16,"pool":8,"page":1,"slot":8,"mode":"fixed","cancel":"both","kvBytes":1},"ops":[{"send":{"tenant":"","tokens":1}}]}`, "tenant name is empty"},
 		"too big":    {string(big), "at most"},

@@ -9,10 +9,10 @@ import (
 )
 
 // validBase is a mid-sized valid config that each case below bends one
-// field of: 65,536 pages of 16 tokens.
+// field of: 65,536 pages of 16 tokens on each server.
 func validBase() Config {
 	return Config{
-		ContextTokens: 1024, PoolTokens: 1 << 20, PageTokens: 16, SlotPages: 8,
+		ContextTokens: 1024, PoolTokens: 1 << 20, DecodePoolTokens: 1 << 20, PageTokens: 16,
 		Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
 	}
 }
@@ -38,7 +38,7 @@ func TestConfigValidate(t *testing.T) {
 
 		{"pool zero", func(c *Config) { c.PoolTokens = 0 }, "pool", "between 1 and 4,194,304 tokens"},
 		{"pool negative", func(c *Config) { c.PoolTokens = -1 }, "pool", "between 1 and 4,194,304 tokens"},
-		{"pool min", func(c *Config) { c.PoolTokens, c.PageTokens, c.SlotPages = 1, 1, 1 }, "", ""},
+		{"pool min", func(c *Config) { c.PoolTokens, c.PageTokens = 1, 1 }, "", ""},
 		{"pool max", func(c *Config) { c.PoolTokens = MaxPoolTokens }, "", ""},
 		{"pool max+1", func(c *Config) { c.PoolTokens = MaxPoolTokens + 1 }, "pool", "between 1 and 4,194,304 tokens"},
 		{"pool huge", func(c *Config) { c.PoolTokens = huge }, "pool", "between 1 and 4,194,304 tokens"},
@@ -49,18 +49,31 @@ func TestConfigValidate(t *testing.T) {
 		{"page max", func(c *Config) { c.PageTokens = MaxPageTokens }, "", ""},
 		{"page max+1", func(c *Config) { c.PageTokens = MaxPageTokens + 1 }, "page", "between 1 and 65,536 tokens"},
 		{"page huge", func(c *Config) { c.PageTokens = huge }, "page", "between 1 and 65,536 tokens"},
-		{"page equals pool", func(c *Config) { c.PoolTokens, c.PageTokens, c.SlotPages = 8, 8, 1 }, "", ""},
-		{"page larger than pool", func(c *Config) { c.PoolTokens, c.PageTokens, c.SlotPages = 8, 9, 1 }, "page", "between 1 and 8 tokens (at most the pool size)"},
+		{"page equals pool", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = 8, 8, 8 }, "", ""},
+		{"page larger than prefill pool", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = 8, 64, 9 }, "page", "between 1 and 8 tokens (at most the smaller pool)"},
+		{"page larger than decode pool", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = 64, 8, 9 }, "page", "between 1 and 8 tokens (at most the smaller pool)"},
+		{"page equals the smaller pool", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = 64, 8, 8 }, "", ""},
 
-		{"slot zero", func(c *Config) { c.SlotPages = 0 }, "slot", "between 1 and 1,024 pages"},
-		{"slot negative", func(c *Config) { c.SlotPages = -1 }, "slot", "between 1 and 1,024 pages"},
-		{"slot min", func(c *Config) { c.SlotPages = 1 }, "", ""},
-		{"slot max", func(c *Config) { c.SlotPages = MaxSlotPages }, "", ""},
-		{"slot max+1", func(c *Config) { c.SlotPages = MaxSlotPages + 1 }, "slot", "between 1 and 1,024 pages"},
-		{"slot huge", func(c *Config) { c.SlotPages = huge }, "slot", "between 1 and 1,024 pages"},
-		{"slot equals pool pages", func(c *Config) { c.PoolTokens, c.PageTokens, c.SlotPages = 64, 16, 4 }, "", ""},
-		{"slot larger than pool pages", func(c *Config) { c.PoolTokens, c.PageTokens, c.SlotPages = 64, 16, 5 }, "slot", "between 1 and 4 pages (at most the pages in the pool)"},
-		{"slot larger than demo pool", func(c *Config) { *c = DemoConfig(); c.SlotPages = 9 }, "slot", "between 1 and 8 pages"},
+		{"dpool zero", func(c *Config) { c.DecodePoolTokens = 0 }, "dpool", "between 1 and 4,194,304 tokens"},
+		{"dpool negative", func(c *Config) { c.DecodePoolTokens = -1 }, "dpool", "between 1 and 4,194,304 tokens"},
+		{"dpool min", func(c *Config) { c.DecodePoolTokens, c.PageTokens = 1, 1 }, "", ""},
+		{"dpool max", func(c *Config) { c.DecodePoolTokens = MaxPoolTokens }, "", ""},
+		{"dpool max+1", func(c *Config) { c.DecodePoolTokens = MaxPoolTokens + 1 }, "dpool", "between 1 and 4,194,304 tokens"},
+		{"dpool huge", func(c *Config) { c.DecodePoolTokens = huge }, "dpool", "between 1 and 4,194,304 tokens"},
+		{"dpool smaller than prefill's", func(c *Config) { c.DecodePoolTokens = 1 << 10 }, "", ""},
+		{"dpool not whole pages", func(c *Config) { c.DecodePoolTokens = 1<<20 + 15 }, "", ""},
+		{"dpool huge with a zero pool: the pool first", func(c *Config) { c.PoolTokens, c.DecodePoolTokens = 0, huge }, "pool", "between 1 and 4,194,304 tokens"},
+
+		// Both pools together hold at most MaxPoolPages pages (whole pages).
+		{"both pools at the bound", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = MaxPoolPages/2, MaxPoolPages/2, 1 }, "", ""},
+		{"both pools one page over", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = MaxPoolPages/2, MaxPoolPages/2+1, 1 },
+			"dpool", "the two pools hold 4,194,305 pages together; at most 4,194,304"},
+		{"the article's pools at page size 1", func(c *Config) {
+			c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens = GLMContextTokens, GLMLaunchPoolTokens, 2_097_152, 1
+		}, "", ""},
+		{"both max pools at page size 1", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = MaxPoolTokens, MaxPoolTokens, 1 },
+			"dpool", "the two pools hold 8,388,608 pages together; at most 4,194,304"},
+		{"both max pools at page size 2", func(c *Config) { c.PoolTokens, c.DecodePoolTokens, c.PageTokens = MaxPoolTokens, MaxPoolTokens, 2 }, "", ""},
 
 		{"kvBytes zero", func(c *Config) { c.KVBytesPerToken = 0 }, "kvBytes", "between 1 and 1,048,576 bytes"},
 		{"kvBytes negative", func(c *Config) { c.KVBytesPerToken = -1 }, "kvBytes", "between 1 and 1,048,576 bytes"},
@@ -115,7 +128,13 @@ func TestConfigValidate(t *testing.T) {
 func TestConfigErrorMessage(t *testing.T) {
 	c := validBase()
 	c.PoolTokens = 5_000_000
-	assert.EqualError(t, c.Validate(), "pool size 5,000,000: must be between 1 and 4,194,304 tokens")
+	assert.EqualError(t, c.Validate(), "prefill pool size 5,000,000: must be between 1 and 4,194,304 tokens")
+	c = validBase()
+	c.DecodePoolTokens = 0
+	assert.EqualError(t, c.Validate(), "decode pool size 0: must be between 1 and 4,194,304 tokens")
+	c = validBase()
+	c.PoolTokens, c.DecodePoolTokens, c.PageTokens = GLMLaunchPoolTokens, MaxPoolTokens, 1
+	assert.EqualError(t, c.Validate(), "decode pool size 4,194,304: the two pools hold 4,875,584 pages together; at most 4,194,304")
 	c = validBase()
 	c.Mode = "open"
 	assert.EqualError(t, c.Validate(), `admission mode "open": must be "vulnerable", "fixed", "retire-only" or "length-check-only"`)
@@ -123,40 +142,41 @@ func TestConfigErrorMessage(t *testing.T) {
 
 func TestConfigRealScaleIsValid(t *testing.T) {
 	cases := map[string]Config{
-		"max pool, page 1": {
-			ContextTokens: GLMContextTokens, PoolTokens: MaxPoolTokens, PageTokens: 1, SlotPages: DefaultSlotPages,
+		"both pools at the bound, page 1": {
+			ContextTokens: GLMContextTokens, PoolTokens: MaxPoolPages - 2_097_152, DecodePoolTokens: 2_097_152, PageTokens: 1,
 			Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
 		},
 		"launch": {
-			ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, PageTokens: 1, SlotPages: DefaultSlotPages,
+			ContextTokens: GLMContextTokens, PoolTokens: GLMLaunchPoolTokens, DecodePoolTokens: GLMDecodePoolTokens, PageTokens: 1,
 			Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: DefaultKVBytesTok,
 		},
 		"remediated": {
-			ContextTokens: GLMContextTokens, PoolTokens: GLMFixedPoolTokens, PageTokens: 1, SlotPages: DefaultSlotPages,
+			ContextTokens: GLMContextTokens, PoolTokens: GLMFixedPoolTokens, DecodePoolTokens: GLMDecodePoolTokens, PageTokens: 1,
 			Mode: Fixed, Cancel: CancelBoth, KVBytesPerToken: DefaultKVBytesTok,
 		},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, c.Validate())
-			assert.Equal(t, c.PoolTokens, c.PoolPages())
+			assert.Equal(t, c.PoolTokens, c.PagesOf(ServerPrefill))
+			assert.Equal(t, c.DecodePoolTokens, c.PagesOf(ServerDecode))
 		})
 	}
-	e, err := New(cases["max pool, page 1"])
+	e, err := New(cases["both pools at the bound, page 1"])
 	require.NoError(t, err)
 	m := e.Metrics()
-	assert.Equal(t, MaxPoolPages, m.PagesTotal)
-	assert.Equal(t, MaxPoolPages, m.PagesFree)
+	assert.Equal(t, PoolMetrics{Total: 2_097_152, Free: 2_097_152}, m.Prefill)
+	assert.Equal(t, PoolMetrics{Total: 2_097_152, Free: 2_097_152}, m.Decode)
 }
 
 func TestNewRejectsBadConfig(t *testing.T) {
 	c := DemoConfig()
-	c.SlotPages = 0
+	c.DecodePoolTokens = 0
 	e, err := New(c)
 	assert.Nil(t, e)
 	var ce *ConfigError
 	require.ErrorAs(t, err, &ce)
-	assert.Equal(t, "slot", ce.Field)
+	assert.Equal(t, "dpool", ce.Field)
 
 	e, err = Replay(c, nil)
 	assert.Nil(t, e)
@@ -167,6 +187,11 @@ func TestNewKeepsConfig(t *testing.T) {
 	c := DemoConfig()
 	e := newEngine(t, c)
 	assert.Equal(t, c, e.Config())
-	assert.Equal(t, 8, c.PoolPages())
-	assert.Equal(t, 2, Config{PoolTokens: 10, PageTokens: 4}.PoolPages(), "a partial page is not a page")
+	assert.Equal(t, 8, c.PagesOf(ServerPrefill))
+	assert.Equal(t, 9, c.PagesOf(ServerDecode))
+	assert.Equal(t, []int{128, 144}, []int{c.PoolTokensOf(ServerPrefill), c.PoolTokensOf(ServerDecode)})
+	assert.Equal(t, 2, Config{PoolTokens: 10, PageTokens: 4}.PagesOf(ServerPrefill), "a partial page is not a page")
+	assert.Equal(t, 3, Config{DecodePoolTokens: 15, PageTokens: 4}.PagesOf(ServerDecode))
+	m := e.Metrics()
+	assert.Equal(t, []int{8, 9}, []int{m.Prefill.Total, m.Decode.Total})
 }

@@ -26,7 +26,7 @@ func TestDeterminism(t *testing.T) {
 		cfg Config
 		ops []Op
 	}{cfg, mixedOps(t, cfg, 1_000, 7)}
-	small := Config{ContextTokens: 64, PoolTokens: 40, PageTokens: 2, SlotPages: 4,
+	small := Config{ContextTokens: 64, PoolTokens: 40, DecodePoolTokens: 64, PageTokens: 2,
 		Mode: Vulnerable, Cancel: CancelOneHalf, ScrubOnFree: true, KVBytesPerToken: 3}
 	runs["mixed small scrub"] = struct {
 		cfg Config
@@ -44,7 +44,7 @@ func TestDeterminism(t *testing.T) {
 			require.Equal(t, a.Metrics(), b.Metrics())
 			require.Equal(t, a.Tenants(), b.Tenants())
 			require.Equal(t, a.Lingering(), b.Lingering())
-			require.Equal(t, a.pool, b.pool)
+			require.Equal(t, a.pools, b.pools)
 			ja, err := json.Marshal(a.Log().Copy())
 			require.NoError(t, err)
 			jb, _ := json.Marshal(b.Log().Copy())

@@ -61,8 +61,8 @@ func TestDoorValidate(t *testing.T) {
 	assert.Equal(t, `what the door retires "rejected.finished": must be "none", "all" or states among rejected, errored, aborted and cancelled joined by dots`, ce.Error())
 }
 
-// Each pending state, retired and not, on the article's one-slot pool:
-// what walks through and what it costs.
+// Each pending state, retired and not, on the demo's pools: what walks
+// through and what it costs.
 func TestDoorEachState(t *testing.T) {
 	secret := Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret}
 	cases := []struct {
@@ -76,17 +76,17 @@ func TestDoorEachState(t *testing.T) {
 	}{
 		{"rejected walks through", Vulnerable, "none",
 			[]Request{secret, {Tenant: "B", PromptTokens: DemoPromptB}}, []int{200, 200},
-			"LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", nil},
+			"LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1", nil},
 		{"rejected retired", Vulnerable, "rejected",
 			[]Request{secret, {Tenant: "B", PromptTokens: DemoPromptB}}, []int{200, 400},
 			"Rejected with 400 before any page was allocated", nil},
 		{"errored walks through", Vulnerable, "none",
 			[]Request{secret, {Tenant: "B", PromptTokens: 40, FailTransfer: true}}, []int{200, 200},
-			"LEAK: 3 pages of tenant A returned to tenant B with HTTP 200",
+			"LEAK: 3 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 40 positions; prefill wrote 0",
 			func(t *testing.T, m Metrics) { assert.Equal(t, 1, m.WrongStatus); assert.Equal(t, 3, m.LeakedPages) }},
 		{"errored walks through the door, the length check stops it", LengthCheckOnly, "none",
 			[]Request{secret, {Tenant: "B", PromptTokens: 40, FailTransfer: true}}, []int{200, 500},
-			"Aborted with 500, but nothing retired it: its 8 pages stay held and no later request can have them", nil},
+			"Aborted with 500, but nothing retired it: its 3 pages stay held and no later request can have them", nil}, // decode reserved the prompt's 3 pages
 		{"errored retired", Vulnerable, "errored",
 			[]Request{secret, {Tenant: "B", PromptTokens: 40, FailTransfer: true}}, []int{200, 500},
 			"Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error", nil},
@@ -95,13 +95,13 @@ func TestDoorEachState(t *testing.T) {
 			"Waiting in DecodePreallocQueue for free pages; retried when pages are released",
 			func(t *testing.T, m Metrics) {
 				assert.Equal(t, 8, m.PagesUnretired)
-				assert.Equal(t, 8, m.PagesAllocated)
+				assert.Equal(t, 8, m.Decode.Allocated)
 				assert.Equal(t, 1, m.Waiting)
 			}},
 		{"aborted retired", LengthCheckOnly, "aborted",
 			[]Request{secret, {Tenant: "B", PromptTokens: DemoPromptB}, {Tenant: "C", PromptTokens: 40}}, []int{200, 400, 200},
 			"OK: HTTP 200 with tenant C's own 3 pages",
-			func(t *testing.T, m Metrics) { assert.Zero(t, m.PagesUnretired); assert.Zero(t, m.PagesAllocated) }},
+			func(t *testing.T, m Metrics) { assert.Zero(t, m.PagesUnretired); assert.Zero(t, m.Decode.Allocated) }},
 		{"cancelled runs for nobody", Fixed, "none",
 			[]Request{{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret, CancelAt: StagePrefillBootstrap}}, []int{499},
 			"Cancelled by the client at prefill.bootstrap, yet nothing retired it: the engine ran it to the end for nobody (8 pages reserved, 8 read)",
@@ -149,7 +149,7 @@ func TestDoorErroredReadsReservedPages(t *testing.T) {
 
 func TestDoorPresets(t *testing.T) {
 	cases := map[string][]string{
-		"door-errored": {"OK: HTTP 200 with tenant A's own 8 pages", "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200"},
+		"door-errored": {"OK: HTTP 200 with tenant A's own 8 pages", "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 120 positions; prefill wrote 0"},
 		"door-aborted": {"OK: HTTP 200 with tenant A's own 8 pages",
 			"Aborted with 400, but nothing retired it: its 8 pages stay held and no later request can have them",
 			"Waiting in DecodePreallocQueue for free pages; retried when pages are released"},

@@ -6,8 +6,11 @@ import (
 	"kvleak/engine"
 )
 
-// The article's demo: tenant A's secret fills the one 8-page slot; tenant B's
-// over-length request is admitted by the vulnerable door and reads it back.
+// The article's demo on two servers: tenant A's secret fills 8 pages of
+// decode's pool; tenant B's 125 tokens are rejected by prefill's
+// validate_input_length and admitted by decode's, so decode reserves 8
+// pages — A's — and attends over all 125 positions while prefill writes
+// one placeholder token into the first.
 func ExampleEngine_Send() {
 	e, err := engine.New(engine.DemoConfig())
 	if err != nil {
@@ -25,11 +28,13 @@ func ExampleEngine_Send() {
 	for _, seg := range resp.Body {
 		fmt.Printf("pages %s: %s (leaked: %v)\n", seg.Pages, seg.Text, seg.Leaked)
 	}
+	fmt.Printf("positions: %d own, %d of another tenant, %d empty\n", resp.OwnTokens, resp.ForeignTokens, resp.EmptyTokens)
 	// Output:
 	// HTTP 200
-	// LEAK: 7 pages of tenant A returned to tenant B with HTTP 200
+	// LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1
 	// pages 0: tenant-B:<placeholder-token> (leaked: false)
 	// pages 1–7: tenant-A:PROJECT_ZEPHYR_Q4_FORECAST (leaked: true)
+	// positions: 1 own, 119 of another tenant, 5 empty
 }
 
 func ExampleConfig_Capacity() {
@@ -38,8 +43,21 @@ func ExampleConfig_Capacity() {
 	fmt.Println(launch.Config.Capacity())
 	fmt.Println(fixed.Config.Capacity())
 	// Output:
-	// advertised 1,048,576 tokens, pool 681,280 — short by 367,296: the running engine's max_req_input_len is 681,274, so prompts of 681,274 to 1,048,575 tokens pass the API and take the placeholder path
-	// advertised 1,048,576 tokens, pool 2,040,000 — backed, 1.95× the context: the running engine's max_req_input_len is 1,048,570 (context − 6)
+	// advertised 1,048,576 tokens; prefill pool 681,280 — short by 367,296 (max_req_input_len 681,274); decode pool 1,048,576 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is open: prompts of 681,274–1,048,569 tokens pass the API and decode's intake, while prefill's rejects them and transfers one placeholder token
+	// advertised 1,048,576 tokens; prefill pool 2,040,000 — backed, 1.95× the context (max_req_input_len 1,048,570, context − 6); decode pool 1,048,576 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is closed: prefill admits every prompt decode admits
+}
+
+// LeakWindow is the prompt lengths prefill's validate_input_length rejects
+// and decode's admits: the ones that leak under the vulnerable door.
+func ExampleLeakWindow() {
+	prefill := engine.NewLimits(engine.GLMContextTokens, engine.GLMLaunchPoolTokens, 1)
+	for _, decode := range []int{engine.GLMDecodePoolTokens, engine.GLMLaunchPoolTokens} {
+		w := engine.LeakWindow(prefill, engine.NewLimits(engine.GLMContextTokens, decode, 1))
+		fmt.Printf("decode pool %s: %s\n", engine.Thousands(int64(decode)), w)
+	}
+	// Output:
+	// decode pool 1,048,576: 681,274–1,048,569 tokens
+	// decode pool 681,280: closed
 }
 
 func ExampleReplay() {

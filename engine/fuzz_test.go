@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"maps"
 	"slices"
 	"testing"
 
@@ -10,19 +11,21 @@ import (
 )
 
 // The fuzz input is a small config and up to fuzzMaxOps ops, decoded from
-// bytes so that every input is a valid config (pools of at most
-// fuzzMaxPages pages) and the ops land near the interesting boundaries.
+// bytes so that every input is a valid config (each pool at most
+// fuzzMaxPages pages) and the ops land near the interesting boundaries:
+// both servers' limits, the context, the two pools.
 //
 //	config: flags byte (bit 0 scrub, bit 1 cancel one half, bits 2–3 the
 //	        allocator: fuzzAllocators[(flags>>2)&3]), then varints
-//	        page-1, pool-page, slot-1, context-1, kvBytes-1 (each reduced
-//	        into range)
+//	        page-1, pool-page, dpool-page, context-1, kvBytes-1 (each
+//	        reduced into range)
 //	op:     kind byte; kind%8 == 7 is a settle (request byte, outcome byte:
 //	        %4 = drained, timeout, error, invalid); else a send: tenant
-//	        (kind>>3)&3, content (kind>>5)&3, then a size byte (%8: 0 = raw
-//	        varint follows, 1 max_req_input_len-1, 2 max_req_input_len, 3
-//	        pool, 4 context, 5 context-1, 6 a slot's tokens, 7 small) and an
-//	        end byte (255 =
+//	        (kind>>3)&3, content (kind>>5)&3, then a size byte (%16: 0 = raw
+//	        varint follows, 1 prefill's max_req_input_len-1, 2 prefill's
+//	        max_req_input_len, 3 decode's max_req_input_len-1, 4 decode's
+//	        max_req_input_len, 5 context-1, 6 context, 7 prefill's pool, 8
+//	        decode's pool, else small: 1+size>>4) and an end byte (255 =
 //	        an invalid cancel stage, %16: 9 = fail the transfer, 10–15 =
 //	        cancel at CancelStages[%16-10], else none).
 const (
@@ -68,10 +71,14 @@ func decodeFuzz(data []byte) (Config, []Op) {
 		cfg.Cancel = CancelOneHalf
 	}
 	cfg.PageTokens = 1 + int(r.uvarint()%fuzzMaxPage)
-	cfg.PoolTokens = cfg.PageTokens + int(r.uvarint()%uint64(fuzzMaxPages*cfg.PageTokens-cfg.PageTokens+1))
-	cfg.SlotPages = 1 + int(r.uvarint()%uint64(min(MaxSlotPages, cfg.PoolPages())))
-	cfg.ContextTokens = 1 + int(r.uvarint()%uint64(4*cfg.PoolTokens+64))
+	poolTokens := func() int {
+		return cfg.PageTokens + int(r.uvarint()%uint64(fuzzMaxPages*cfg.PageTokens-cfg.PageTokens+1))
+	}
+	cfg.PoolTokens = poolTokens()
+	cfg.DecodePoolTokens = poolTokens()
+	cfg.ContextTokens = 1 + int(r.uvarint()%uint64(4*max(cfg.PoolTokens, cfg.DecodePoolTokens)+64))
 	cfg.KVBytesPerToken = 1 + int(r.uvarint()%100_000)
+	prefill, decode := cfg.LimitsOf(ServerPrefill), cfg.LimitsOf(ServerDecode)
 
 	var ops []Op
 	for r.more() && len(ops) < fuzzMaxOps {
@@ -87,23 +94,27 @@ func decodeFuzz(data []byte) (Config, []Op) {
 		}
 		req := Request{Tenant: fuzzTenants[(kind>>3)&3], Content: fuzzContents[(kind>>5)&3]}
 		size := r.byte()
-		switch size % 8 {
+		switch size % 16 {
 		case 0:
 			req.PromptTokens = int(min(r.uvarint(), 1<<40))
 		case 1:
-			req.PromptTokens = max(1, cfg.MaxReqInputLen()-1)
+			req.PromptTokens = max(1, prefill.MaxReqInputLen()-1)
 		case 2:
-			req.PromptTokens = max(1, cfg.MaxReqInputLen())
+			req.PromptTokens = max(1, prefill.MaxReqInputLen())
 		case 3:
-			req.PromptTokens = cfg.PoolTokens
+			req.PromptTokens = max(1, decode.MaxReqInputLen()-1)
 		case 4:
-			req.PromptTokens = cfg.ContextTokens
+			req.PromptTokens = max(1, decode.MaxReqInputLen())
 		case 5:
 			req.PromptTokens = max(1, cfg.ContextTokens-1)
 		case 6:
-			req.PromptTokens = cfg.SlotPages * cfg.PageTokens
+			req.PromptTokens = cfg.ContextTokens
 		case 7:
-			req.PromptTokens = 1 + int(size>>3)
+			req.PromptTokens = cfg.PoolTokens
+		case 8:
+			req.PromptTokens = cfg.DecodePoolTokens
+		default:
+			req.PromptTokens = 1 + int(size>>4)
 		}
 		switch end := r.byte(); {
 		case end == 255:
@@ -135,7 +146,7 @@ func encodeFuzz(cfg Config, ops []Op) []byte {
 		}
 	}
 	b = append(b, flags)
-	for _, v := range []int{cfg.PageTokens - 1, cfg.PoolTokens - cfg.PageTokens, cfg.SlotPages - 1,
+	for _, v := range []int{cfg.PageTokens - 1, cfg.PoolTokens - cfg.PageTokens, cfg.DecodePoolTokens - cfg.PageTokens,
 		cfg.ContextTokens - 1, cfg.KVBytesPerToken - 1} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -177,17 +188,18 @@ func encodeFuzz(cfg Config, ops []Op) []byte {
 	return b
 }
 
-// scaledPreset shrinks a preset's token counts so that its pool fits the
-// fuzz bounds while every prompt keeps its side of the pool and context
-// limits.
+// scaledPreset shrinks a preset's token counts so that both its pools fit
+// the fuzz bounds while every prompt keeps its side of each server's limit
+// and of the context.
 func scaledPreset(p Preset) (Config, []Op) {
 	cfg := p.Config
-	s := (cfg.PoolPages() + fuzzMaxPages - 1) / fuzzMaxPages
+	s := (max(cfg.PagesOf(ServerPrefill), cfg.PagesOf(ServerDecode)) + fuzzMaxPages - 1) / fuzzMaxPages
 	if s <= 1 {
 		return cfg, clone(p.Ops)
 	}
 	cfg.ContextTokens /= s
 	cfg.PoolTokens /= s
+	cfg.DecodePoolTokens /= s
 	ops := clone(p.Ops)
 	for _, op := range ops {
 		if op.Send != nil {
@@ -200,13 +212,24 @@ func scaledPreset(p Preset) (Config, []Op) {
 func FuzzOps(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0, 0, 7, 7, 15})
-	// The demo, with a cancel, a failure and boundary sizes.
-	f.Add([]byte{2, 0, 7, 7, 15, 0, 0, 8, 0, 0, 8, 2, 0, 8, 3, 10 + 2, 16, 3, 9, 7, 1, 0, 24, 4, 0, 0, 5, 11})
-	// A pool that is not a whole number of pages: 3-token pages, a 10-token
-	// pool (3 pages, 9 usable tokens), prompts of 9, 10 and 11 tokens.
-	f.Add([]byte{0, 2, 7, 0, 40, 0, 0, 1, 0, 8, 3, 0, 16, 2, 0, 0, 6, 0})
-	// Scrub, one half, many lingering slots then settles of each outcome.
-	f.Add([]byte{3, 0, 31, 3, 100, 0, 0, 7 | 8, 12, 8, 7 | 16, 13, 0, 7 | 8, 12, 7, 1, 0, 7, 2, 1, 7, 3, 2, 7, 3, 3, 16, 3, 0})
+	// The demo's shape at page size 1 (prefill 8 tokens, decode 16, context
+	// 32), cancel one half: prompts at each server's edge — both admit, the
+	// leak path, both reject —, a lingering leak settled by timeout, a
+	// failed transfer, the context, decode's pool.
+	f.Add([]byte{2, 0, 7, 15, 31, 0, 0, 1, 0, 8, 2, 0, 16, 4, 0, 0, 3, 13, 7, 4, 1, 24, 2, 9, 8, 6, 0, 16, 8, 0})
+	// Pools that are not whole pages: 3-token pages, prefill 10 tokens (3
+	// pages), decode 14 (4 pages), context 41; prompts of 2, 3 and 4 tokens
+	// and at each limit.
+	f.Add([]byte{0, 2, 7, 11, 40, 0, 0, 0, 2, 0, 8, 0, 3, 0, 16, 0, 4, 0, 0, 1, 0, 8, 2, 0, 16, 3, 0, 24, 4, 0})
+	// A prefill pool too small to read any prompt (max_req_input_len -2):
+	// every prompt below decode's limit takes the leak path.
+	f.Add([]byte{0, 0, 3, 63, 63, 0, 0, 0x10, 0, 8, 0x20, 0, 16, 3, 0})
+	// Scrub, one half, lingering reservations then settles of each outcome.
+	f.Add([]byte{3, 0, 31, 63, 100, 0, 0, 0x70, 12, 8, 0x70, 13, 16, 2, 13, 7, 1, 0, 7, 2, 1, 7, 3, 2, 24, 3, 0})
+	// Prefill's pool runs out: two requests cancelled on one half at
+	// prefill.transfer keep its 16 pages, so the third waits for prefill's
+	// forward pass with its decode reservation held; a settle resumes it.
+	f.Add([]byte{2, 0, 15, 63, 63, 0, 0, 0x70, 13, 8, 0x70, 13, 16, 0x30, 0, 7, 1, 0, 7, 2, 1, 24, 0x30, 0})
 	for _, p := range Presets() {
 		cfg, ops := scaledPreset(p)
 		f.Add(encodeFuzz(cfg, ops))
@@ -216,10 +239,11 @@ func FuzzOps(f *testing.F) {
 			f.Add(encodeFuzz(cfg, ops))
 		}
 	}
+	modes := []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, ops := decodeFuzz(data)
 		engines := map[Mode]*Engine{}
-		for _, m := range []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly} {
+		for _, m := range modes {
 			c := cfg
 			c.Mode = m
 			e, err := New(c)
@@ -227,12 +251,12 @@ func FuzzOps(f *testing.F) {
 			engines[m] = e
 		}
 		for i, op := range ops {
-			for _, m := range []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly} {
+			for _, m := range modes {
 				fuzzApply(t, engines[m], op, i)
 			}
 		}
 		ev := engines[Vulnerable]
-		for _, m := range []Mode{Fixed, RetireOnly, LengthCheckOnly} {
+		for _, m := range modes[1:] {
 			e := engines[m]
 			assertReleasedOnce(t, e)
 			assert.Zero(t, e.Metrics().WrongStatus, m)
@@ -262,18 +286,14 @@ func countPath(e *Engine, p Path) int {
 
 // fuzzApply applies one op and checks every invariant after it.
 func fuzzApply(t *testing.T, e *Engine, op Op, i int) {
-	cfg := e.Config()
-	n := cfg.PoolPages()
 	before := capture(e)
-	pre, err := e.Snapshot().Cells(0, n-1, n) // one cell per page, before the op
-	require.NoError(t, err)
+	pre := e.SnapshotOf(ServerDecode)
+	pre.holder, pre.writer, pre.partial = slices.Clone(pre.holder), slices.Clone(pre.writer), maps.Clone(pre.partial)
+	heldBefore := before.Metrics.Prefill.Allocated + before.Metrics.Decode.Allocated
 
-	err = e.Apply(op)
+	err := e.Apply(op)
 	if op.Settle != nil {
-		lingering := false
-		for _, id := range before.Lingering {
-			lingering = lingering || id == op.Settle.Request
-		}
+		lingering := slices.Contains(before.Lingering, op.Settle.Request)
 		valid := lingering && (op.Settle.Outcome == OutcomeDrained || op.Settle.Outcome == OutcomeTimeout || op.Settle.Outcome == OutcomeError)
 		require.Equal(t, valid, err == nil, "op %d: settle %+v: %v", i, *op.Settle, err)
 	} else {
@@ -285,135 +305,171 @@ func fuzzApply(t *testing.T, e *Engine, op Op, i int) {
 	}
 	fuzzInvariants(t, e)
 	if op.Send != nil {
-		fuzzCheckResponse(t, e, *op.Send, pre)
+		fuzzCheckResponse(t, e, *op.Send, pre, heldBefore == 0)
+	}
+	// A settle resumes waiting requests: each that no longer waits was
+	// answered by it, and is checked like a send.
+	for _, id := range before.Waiting {
+		if r := e.Responses()[id-1]; r.State != StateWaiting {
+			fuzzCheckRead(t, e, r)
+		}
 	}
 }
 
-// fuzzInvariants: pages are conserved and each held page belongs to exactly
-// one lingering request, which holds exactly its reservation.
+// fuzzInvariants: both pools conserve their pages; every held page belongs
+// to the one request that holds it for a reason (a deferred release, or a
+// wait for prefill's pool with its decode reservation); the free lists hold
+// every unheld page once; prefill's pool never shows a leaked page.
 func fuzzInvariants(t *testing.T, e *Engine) {
+	cfg := e.Config()
 	m := e.Metrics()
-	n := m.PagesTotal
-	require.Equal(t, e.Config().PoolPages(), n)
-	require.Equal(t, n, m.PagesFree+m.PagesAllocated, "pages are conserved")
 	require.Equal(t, m.Requests, len(e.Responses()))
 	require.Equal(t, m.Requests, m.Finished+m.Rejected+m.Aborted+m.Errored+m.Cancelled+m.Waiting)
 	require.Equal(t, m.Waiting, len(e.Waiting()))
-	for _, id := range e.Waiting() {
-		r := e.Responses()[id-1]
-		require.Equal(t, StateWaiting, r.State)
-		require.Zero(t, r.Allocated, "a waiting request holds nothing")
-	}
 
-	s := e.Snapshot()
-	cells, err := s.Cells(0, n-1, n)
-	require.NoError(t, err)
-	var allocated, stale, free int
-	for _, c := range cells {
-		allocated += c.Allocated
-		stale += c.Stale
-		free += c.Free
-	}
-	require.Equal(t, m.PagesAllocated, allocated)
-	require.Equal(t, m.PagesStale, stale)
-	require.Equal(t, m.PagesFree, stale+free)
-
-	want := map[int]int{}
-	sum := 0
+	wantDecode, wantPrefill := map[int]int{}, map[int]int{}
+	lingering := 0
 	for _, id := range e.Lingering() {
 		r := e.Responses()[id-1]
 		require.True(t, r.Lingering)
 		require.Equal(t, StateCancelled, r.State)
-		want[id] = r.Allocated
-		sum += r.Allocated
+		wantDecode[id] = r.Allocated
+		lingering += r.Allocated
 	}
-	require.Equal(t, sum, m.PagesAllocated, "held pages are exactly the lingering reservations")
-	require.Equal(t, sum, m.PagesLingering)
-	got := map[int]int{}
-	for id, h := range s.holder {
-		if h != noRequest {
-			got[int(h)]++
-			require.Equal(t, PageAllocated, cells[id].State)
+	require.Equal(t, lingering, m.PagesLingering)
+	for _, id := range e.Waiting() {
+		r := e.Responses()[id-1]
+		require.Equal(t, StateWaiting, r.State)
+		require.Zero(t, r.Status)
+		if r.Allocated > 0 {
+			// Waiting for prefill's forward pass: decode reserved already.
+			require.Equal(t, cfg.ReservedPages(r.Tokens), r.Allocated, "r%d waits with its whole reservation", id)
+			wantDecode[id] = r.Allocated
 		}
 	}
-	if len(want) > 0 || len(got) > 0 {
-		require.Equal(t, want, got, "pages held per request")
+	for _, rec := range e.reqs {
+		if n := rec.prefillKV.Len(); n > 0 {
+			wantPrefill[int(rec.id)] = n
+		}
 	}
-	// The free list holds every unheld page once.
-	seen := make([]bool, n)
-	for _, id := range e.pool.free.ids() {
-		require.False(t, seen[id], "page %d is on the free list twice", id)
-		require.Equal(t, int32(noRequest), e.pool.holder[id], "page %d is free and held", id)
-		seen[id] = true
+	for _, s := range Servers {
+		p := e.pools[indexOf(s)]
+		pm := map[Server]PoolMetrics{ServerPrefill: m.Prefill, ServerDecode: m.Decode}[s]
+		n := cfg.PagesOf(s)
+		require.Equal(t, n, pm.Total, s)
+		require.Equal(t, n, pm.Free+pm.Allocated, "%s: pages are conserved", s)
+		snap := e.SnapshotOf(s)
+		cells, err := snap.Cells(0, n-1, n)
+		require.NoError(t, err)
+		var allocated, stale, free, leaked int
+		for _, c := range cells {
+			allocated += c.Allocated
+			stale += c.Stale
+			free += c.Free
+			leaked += c.Leaked
+		}
+		require.Equal(t, []int{pm.Allocated, pm.Stale, pm.Free}, []int{allocated, stale, stale + free}, s)
+		if s == ServerPrefill {
+			require.Zero(t, leaked, "prefill's pool never shows a leaked page: decode reads, not prefill")
+		}
+		got := map[int]int{}
+		for id, h := range p.holder {
+			if h != noRequest {
+				got[int(h)]++
+				require.Equal(t, PageAllocated, cells[id].State)
+			}
+		}
+		want := map[Server]map[int]int{ServerPrefill: wantPrefill, ServerDecode: wantDecode}[s]
+		if len(want) > 0 || len(got) > 0 {
+			require.Equal(t, want, got, "%s: pages held per request", s)
+		}
+		seen := make([]bool, n)
+		ids := p.free.ids()
+		for _, id := range ids {
+			require.False(t, seen[id], "%s: page %d is on the free list twice", s, id)
+			require.Equal(t, int32(noRequest), p.holder[id], "%s: page %d is free and held", s, id)
+			seen[id] = true
+		}
+		require.Equal(t, pm.Free, len(ids))
 	}
-	require.Equal(t, m.PagesFree, len(e.pool.free.ids()))
+	for id, ok := range wantPrefill {
+		r := e.reqs[id-1]
+		inLate := slices.ContainsFunc(e.late, func(w lateWrite) bool { return w.from == r })
+		require.True(t, ok > 0 && (r.linger != nil || inLate), "r%d holds prefill pages only while its half may still write", id)
+	}
 }
 
-// fuzzCheckResponse checks the response to r against the pool as it was
-// just before the send (pre: one cell per page).
-func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
+// fuzzCheckResponse checks the response to r: the path each server's
+// limit sends it on, what each door answers, and what decode read
+// against the decode pool as it was just before the send (pre). cold is
+// whether neither pool held a page then.
+func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre *Snapshot, cold bool) {
 	cfg := e.Config()
 	resp, ok := e.LastResponse()
 	require.True(t, ok)
 	require.Equal(t, r.Tenant, resp.Tenant)
 	require.Equal(t, r.PromptTokens, resp.Tokens)
 
+	prefill, decode := cfg.LimitsOf(ServerPrefill), cfg.LimitsOf(ServerDecode)
 	switch {
 	case r.PromptTokens >= cfg.ContextTokens:
 		require.Equal(t, PathAPIReject, resp.Path)
 		require.Equal(t, 400, resp.Status)
-	case r.PromptTokens >= cfg.MaxReqInputLen():
+		require.Zero(t, resp.Allocated, "the API refuses before any page")
+	case prefill.Rejects(r.PromptTokens) || decode.Rejects(r.PromptTokens):
 		require.Equal(t, PathPlaceholder, resp.Path)
+		require.Equal(t, prefill.Rejects(r.PromptTokens), resp.PrefillRejected)
+		require.Equal(t, decode.Rejects(r.PromptTokens), resp.DecodeRejected)
 		if cfg.Mode.retires() {
-			require.Equal(t, 400, resp.Status, "%s never answers 200 to a prompt over the limit", cfg.Mode)
-			require.Equal(t, inputLengthMessage(r.PromptTokens, cfg.MaxReqInputLen()), resp.Reason)
+			require.Equal(t, 400, resp.Status, "%s never answers 200 to a prompt over a limit", cfg.Mode)
+			lim := prefill
+			if resp.DecodeRejected {
+				lim = decode // the router returns decode's answer
+			}
+			require.Equal(t, inputLengthMessage(r.PromptTokens, lim.MaxReqInputLen()), resp.Reason)
+			require.Zero(t, resp.Allocated, "a rejected request allocates nothing")
 		}
-		if cfg.Mode.checksLength() {
+		if cfg.Mode.checksLength() || resp.DecodeRejected {
 			// Admitted: it may still be cancelled, wait or fail its
-			// transfer, but decode never commits its stale pages.
-			require.NotEqual(t, 200, resp.Status, "%s never answers 200 to a prompt over the limit", cfg.Mode)
+			// transfer, but decode never answers 200 to a prompt it did
+			// not read in full.
+			require.NotEqual(t, 200, resp.Status, "%s never answers 200 to a prompt over a limit", cfg.Mode)
+		}
+		if resp.DecodeRejected && resp.Status == 400 && resp.Allocated > 0 {
+			require.Equal(t, inputLengthMessage(r.PromptTokens, decode.MaxReqInputLen()), resp.Reason, "decode's check_finished answers with its own message")
+			require.True(t, !resp.Leaked() || len(resp.LateWriteFrom) > 0, "decode attended over its own placeholder only, unless a late write landed in it")
 		}
 	default:
 		require.Equal(t, PathNormal, resp.Path)
-	}
-	if resp.Path != PathNormal && cfg.Mode.retires() || resp.Path == PathAPIReject {
-		require.Zero(t, resp.Allocated, "a rejected request allocates nothing")
+		require.False(t, resp.PrefillRejected || resp.DecodeRejected)
 	}
 	require.Equal(t, resp.Status == 200 && resp.Path == PathPlaceholder, resp.WrongStatus)
-	// Intake's limit must mean it: on a pool nobody holds, a request intake
-	// let through can always reserve its pages.
-	held := 0
-	for _, c := range pre {
-		held += c.Allocated
-	}
-	if held == 0 {
-		require.NotEqual(t, StateWaiting, resp.State, "an empty pool cannot be short for a prompt intake accepted")
+	require.Equal(t, cfg.Window().Contains(r.PromptTokens), resp.Path == PathPlaceholder && !resp.DecodeRejected, "the window is the leak path's lengths")
+	// Each server's limit must mean it: on pools nobody holds, a request
+	// both intakes passed can always reserve and build its pages.
+	if cold {
+		require.NotEqual(t, StateWaiting, resp.State, "empty pools cannot be short for a prompt intake accepted")
 	}
 	if resp.State == StateWaiting {
 		require.Zero(t, resp.Status)
-		require.Zero(t, resp.Allocated)
+		return
 	}
-	if resp.Status == 200 {
-		require.Equal(t, StateFinished, resp.State)
-		require.NotEmpty(t, resp.ReadPages)
-	} else {
-		require.Empty(t, resp.ReadPages, "only a 200 carries pages")
+	fuzzCheckRead(t, e, resp)
+	if resp.Committed == 0 {
+		return
 	}
 
-	// The leak, page by page: decode read its pages. A late write that
-	// landed in them (an event naming this response as its victim) holds
-	// the late writer's KV; otherwise a page the request wrote is its own,
-	// and any other still holds what it held before the send.
+	// The leak, page by page: a page decode read holds, in its first
+	// position, the request's own KV if prefill's transfer wrote it (and no
+	// late write landed in it since), the late writer's if one did, and
+	// otherwise whatever the page held before the send.
 	late := map[int]string{}
 	for _, ev := range e.Log().Copy() {
 		if ev.Victim == resp.Request {
 			ev.Pages.Each(func(id int) bool { late[id] = ev.Tenant; return true })
 		}
 	}
-	own := resp.ReadPages
-	if resp.Path == PathPlaceholder {
-		own = resp.ReadPages.Head(1)
-	}
+	own := resp.ReadPages.Head((resp.Sent + cfg.PageTokens - 1) / cfg.PageTokens)
 	var wantLeaked []int
 	zeroed := 0
 	resp.ReadPages.Each(func(id int) bool {
@@ -422,8 +478,8 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 		case ok:
 		case own.Contains(id):
 			tenant = r.Tenant
-		case pre[id].Stale == 1:
-			tenant = pre[id].Owner
+		case pre.writer[id] != noRequest:
+			tenant = e.TenantOf(int(pre.writer[id]))
 		default:
 			zeroed++
 			return true
@@ -436,20 +492,98 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 	var gotLeaked []int
 	resp.LeakedPages.Each(func(id int) bool { gotLeaked = append(gotLeaked, id); return true })
 	require.Equal(t, wantLeaked, gotLeaked, "leaked pages")
-	require.Equal(t, zeroed, resp.ZeroedPages, "zeroed pages are the read pages that held nothing")
-	if resp.Path == PathPlaceholder && resp.Status == 200 {
-		require.Equal(t, cfg.SlotPages, resp.ReadPages.Len(), "decode reads its whole reservation")
+	require.Equal(t, zeroed, resp.ZeroedPages, "zeroed pages are the read pages whose first position held nothing")
+}
+
+// fuzzCheckRead checks what decode attended over for a response that is
+// no longer waiting: it read pagesFor(Committed) pages of its reservation
+// — the prompt when decode admitted it, its placeholder when not — and the
+// positions it counts as its own, another tenant's and nobody's are those
+// pages' positions as they were at the read, Snapshot.Page by page.
+func fuzzCheckRead(t *testing.T, e *Engine, resp Response) {
+	cfg := e.Config()
+	if resp.ReadStep == 0 {
+		require.Empty(t, resp.ReadPages, "r%d: no read, no pages", resp.Request)
+		require.Zero(t, resp.Committed)
+		require.False(t, resp.Leaked())
+		require.NotEqual(t, 200, resp.Status, "r%d: a 200 carries what decode read", resp.Request)
+		return
 	}
-	if resp.Leaked() {
-		require.True(t, cfg.Mode == Vulnerable || len(resp.LateWriteFrom) > 0, "only the vulnerable engine or a late write leaks")
-		require.Equal(t, 200, resp.Status)
-		total := 0
-		for _, l := range resp.Leaks {
-			require.NotEqual(t, r.Tenant, l.Tenant)
-			total += l.Pages
+	require.True(t, resp.Status == 200 || resp.Status == 400 && resp.DecodeRejected,
+		"r%d: only a 200, or decode's own 400 after it ran, follows a read (status %d)", resp.Request, resp.Status)
+	if resp.Status == 200 {
+		require.Equal(t, StateFinished, resp.State)
+	}
+	fill := resp.Tokens
+	if resp.DecodeRejected {
+		fill = 1
+	}
+	require.Equal(t, fill, resp.Reserved, "r%d: decode reserves fill_len", resp.Request)
+	require.Equal(t, fill, resp.Committed, "r%d: and commits it", resp.Request)
+	require.Equal(t, cfg.ReservedPages(resp.Tokens), resp.Allocated)
+	require.Equal(t, (fill+cfg.PageTokens-1)/cfg.PageTokens, resp.ReadPages.Len(), "r%d: decode reads pagesFor(Committed) pages", resp.Request)
+	require.Equal(t, resp.Committed, resp.OwnTokens+resp.ForeignTokens+resp.EmptyTokens, "r%d: every committed position is someone's or nobody's", resp.Request)
+	require.Equal(t, resp.ForeignTokens > 0, resp.Leaked())
+	prefillTokens := resp.Tokens
+	if resp.PrefillRejected {
+		prefillTokens = 1
+	}
+	require.Equal(t, min(prefillTokens, fill), resp.Sent, "r%d: prefill sends what it built, as far as decode reserved", resp.Request)
+
+	// Recount the positions from the pool at the read.
+	at, err := e.SnapshotAt(resp.ReadStep)
+	require.NoError(t, err)
+	tenant := func(w int) string { return e.TenantOf(w) }
+	own, foreign, empty, seen := 0, map[string]int{}, 0, 0
+	leakedPages, mixed := Pages{}, Pages{}
+	resp.ReadPages.Each(func(id int) bool {
+		info, err := at.Page(id)
+		require.NoError(t, err)
+		runs := info.Positions
+		if runs == nil {
+			runs = []PositionRun{{First: 0, Last: cfg.PageTokens - 1, Writer: info.Writer, Tenant: info.WriterTenant}}
 		}
-		require.Equal(t, resp.LeakedPages.Len(), total)
+		require.Equal(t, info.Writer, runs[0].Writer, "page %d: the writer is its first position's", id)
+		for k, run := range runs {
+			n := min(run.Last, resp.Committed-seen-1) - run.First + 1
+			if n <= 0 {
+				break
+			}
+			switch {
+			case run.Writer == noRequest:
+				empty += n
+			case tenant(run.Writer) == resp.Tenant:
+				own += n
+			default:
+				foreign[run.Tenant] += n
+				if k == 0 {
+					leakedPages = leakedPages.add(id)
+				} else {
+					mixed = mixed.add(id)
+				}
+			}
+		}
+		seen += cfg.PageTokens
+		return true
+	})
+	total := 0
+	for _, l := range resp.Leaks {
+		require.NotEqual(t, resp.Tenant, l.Tenant)
+		require.Equal(t, foreign[l.Tenant], l.Tokens, "r%d: tenant %s's positions", resp.Request, l.Tenant)
+		total += l.Tokens
+		delete(foreign, l.Tenant)
 	}
+	require.Empty(t, foreign, "r%d: every foreign tenant is in Leaks", resp.Request)
+	require.Equal(t, []int{own, total, empty}, []int{resp.OwnTokens, resp.ForeignTokens, resp.EmptyTokens}, "r%d: own, foreign, empty positions", resp.Request)
+	require.Equal(t, leakedPages.Len(), resp.LeakedPages.Len(), "r%d: leaked pages are those whose first position is another tenant's", resp.Request)
+	require.True(t, containsAll(resp.ReadPages, resp.LeakedPages), "r%d: leaked pages are read pages", resp.Request)
+	require.True(t, containsAll(resp.ReadPages, resp.MixedPages), "r%d: mixed pages are read pages", resp.Request)
+	require.Equal(t, mixed.Len(), resp.MixedPages.Len(), "r%d: mixed pages", resp.Request)
+	pages := 0
+	for _, l := range resp.Leaks {
+		pages += l.Pages
+	}
+	require.Equal(t, resp.LeakedPages.Len(), pages)
 	// The body accounts for every page read, in order.
 	var body Pages
 	for _, seg := range resp.Body {
@@ -460,11 +594,19 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre []Cell) {
 	require.Equal(t, read, body)
 }
 
+// containsAll reports whether every page of sub is in p.
+func containsAll(p, sub Pages) bool {
+	ok := true
+	sub.Each(func(id int) bool { ok = p.Contains(id); return ok })
+	return ok
+}
+
 func TestFuzzCodecRoundTrip(t *testing.T) {
 	for _, p := range Presets() {
 		cfg, ops := scaledPreset(p)
 		require.NoError(t, cfg.Validate(), p.Slug)
-		require.LessOrEqual(t, cfg.PoolPages(), fuzzMaxPages)
+		require.LessOrEqual(t, cfg.PagesOf(ServerPrefill), fuzzMaxPages)
+		require.LessOrEqual(t, cfg.PagesOf(ServerDecode), fuzzMaxPages)
 		gotCfg, gotOps := decodeFuzz(encodeFuzz(cfg, ops))
 		want := cfg
 		want.Mode = Vulnerable // the fuzz runs both doors itself
@@ -494,7 +636,8 @@ func TestFuzzCodecRoundTrip(t *testing.T) {
 			if r.Tenant == LaunchProbeTenant {
 				continue // its prompt is context − 7 of the real config: scaling does not keep that
 			}
-			assert.Equal(t, []any{r.Path, r.Status, r.LeakedPages.Len()}, []any{s.Path, s.Status, s.LeakedPages.Len()}, "%s response %d", p.Slug, i+1)
+			assert.Equal(t, []any{r.Path, r.PrefillRejected, r.DecodeRejected, r.Status, r.Leaked()},
+				[]any{s.Path, s.PrefillRejected, s.DecodeRejected, s.Status, s.Leaked()}, "%s response %d", p.Slug, i+1)
 		}
 	}
 }

@@ -17,8 +17,8 @@ func TestGateway(t *testing.T) {
 		blocks   int
 		bodySegs int
 	}{
-		{GatewayOff, 200, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", 0, 0, 2},
-		{GatewayAlert, 200, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — the AI gateway raised an alert", 1, 0, 2},
+		{GatewayOff, 200, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1", 0, 0, 2},
+		{GatewayAlert, 200, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1 — the AI gateway raised an alert", 1, 0, 2},
 		{GatewayBlock, 502, "BLOCKED by the AI gateway: decode read 7 pages of tenant A for tenant B; the client got 502 instead", 0, 1, 0},
 	}
 	for _, tc := range cases {
@@ -87,7 +87,7 @@ func TestWriterCheck(t *testing.T) {
 	}{
 		{"writer-check", "Aborted with 500 before decode read anything: decode's writer check: page 1 was last written by r1 (tenant A), not by this request", 10, 0},
 		{"late-write-checked", "Aborted with 500 before decode read anything: decode's writer check: page 0 was last written by r1 (tenant A), not by this request", 9, 0},
-		{"demo", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", 0, 7},
+		{"demo", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1", 0, 7},
 	}
 	for _, tc := range cases {
 		t.Run(tc.slug, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,11 +38,11 @@ func replayPreset(t testing.TB, slug string) *Engine {
 	return e
 }
 
-// abortConfig is the abort presets' deployment: a 16-page pool of 1-token
-// pages with 8-page slots, so two slots fit.
+// abortConfig is the abort presets' deployment: two 16-page pools of
+// 1-token pages, so two 8-token prompts fit each.
 func abortConfig(policy CancelPolicy) Config {
 	return Config{
-		ContextTokens: 32, PoolTokens: 16, PageTokens: 1, SlotPages: DefaultSlotPages,
+		ContextTokens: 32, PoolTokens: 16, DecodePoolTokens: 16, PageTokens: 1,
 		Mode: Vulnerable, Allocator: LIFO, Cancel: policy, KVBytesPerToken: DefaultKVBytesTok,
 	}
 }
@@ -51,30 +53,53 @@ func isDeferral(ev Event) bool {
 	return ev.Stage == StageRelease && strings.Contains(ev.Text, "defers the release")
 }
 
-// freedByEvents counts, per request, the pages freed across its release
-// events as the public log shows them (a deferral frees nothing).
-func freedByEvents(events []Event) map[int]int {
+// freedByEvents counts, per request, the pages of server's pool freed
+// across its release events as the public log shows them (a deferral frees
+// nothing).
+func freedByEvents(events []Event, server Server) map[int]int {
 	freed := map[int]int{}
 	for _, ev := range events {
-		if ev.Stage == StageRelease && len(ev.Pages) > 0 && !isDeferral(ev) {
+		if ev.Stage == StageRelease && ev.Pool == server && len(ev.Pages) > 0 && !isDeferral(ev) {
 			freed[ev.Request] += ev.Pages.Len()
 		}
 	}
 	return freed
 }
 
-// freedByMutations counts, per request, the pages the log's pool mutations
-// actually freed: what Snapshot replays.
-func freedByMutations(events []Event) map[int]int {
-	freed := map[int]int{}
+// freedByMutations and allocatedByMutations count, per request, the pages
+// of server's pool the log's mutations actually freed or allocated: what
+// Snapshot replays.
+func freedByMutations(events []Event, server Server) map[int]int {
+	return countMutations(events, server, mutFree)
+}
+
+func allocatedByMutations(events []Event, server Server) map[int]int {
+	return countMutations(events, server, mutAlloc)
+}
+
+func countMutations(events []Event, server Server, kind mutKind) map[int]int {
+	n := map[int]int{}
 	for _, ev := range events {
 		for _, m := range ev.muts {
-			if m.kind == mutFree {
-				freed[int(m.req)] += m.pages.Len()
+			if m.kind == kind && m.server == indexOf(server) {
+				n[int(m.req)] += m.pages.Len()
 			}
 		}
 	}
-	return freed
+	return n
+}
+
+// stepOf is the step of request's first event at stage whose pages are in
+// server's pool.
+func stepOf(t testing.TB, events []Event, request int, stage Stage, server Server) int {
+	t.Helper()
+	for _, ev := range events {
+		if ev.Request == request && ev.Stage == stage && ev.Pool == server {
+			return ev.Step
+		}
+	}
+	t.Fatalf("no %s event of r%d in the %s pool", stage, request, server)
+	return 0
 }
 
 // eventsOf returns the events of one request.
@@ -96,22 +121,37 @@ type state struct {
 	Metrics   Metrics
 	Tenants   []string
 	Lingering []int
-	Holder    []int32
-	Writer    []int32
-	Free      []int32
+	Waiting   []int
+	Pools     [2]poolState
+}
+
+// poolState is one server's pool: its pages' holders, writers and
+// positions, and its free list.
+type poolState struct {
+	Holder, Writer []int32
+	Partial        map[int32]positions
+	Free           []int32
 }
 
 func capture(e *Engine) state {
-	return state{
+	s := state{
 		Events:    e.Log().Copy(),
 		Responses: append([]Response(nil), e.Responses()...),
 		Metrics:   e.Metrics(),
 		Tenants:   append([]string(nil), e.Tenants()...),
 		Lingering: e.Lingering(),
-		Holder:    append([]int32(nil), e.pool.holder...),
-		Writer:    append([]int32(nil), e.pool.writer...),
-		Free:      e.pool.free.ids(),
+		Waiting:   e.Waiting(),
 	}
+	for i, p := range e.pools {
+		s.Pools[i] = poolState{Holder: slices.Clone(p.holder), Writer: slices.Clone(p.writer), Partial: maps.Clone(p.partial), Free: p.free.ids()}
+	}
+	return s
+}
+
+// counts is what decode reserved, what prefill sent, what decode committed
+// and whose the committed positions were: own, foreign, empty.
+func counts(r Response) []int {
+	return []int{r.Reserved, r.Sent, r.Committed, r.OwnTokens, r.ForeignTokens, r.EmptyTokens}
 }
 
 // pg is a Pages literal of one run.

@@ -36,24 +36,57 @@ func TestImportBoundsMessages(t *testing.T) {
 // TestImportBoundsWork: a small file asking for minutes of replay is
 // refused before the replay.
 func TestImportBoundsWork(t *testing.T) {
-	cfg := Config{ContextTokens: MaxContextTokens, PoolTokens: MaxPoolTokens, PageTokens: 1, SlotPages: MaxSlotPages,
+	cfg := Config{ContextTokens: MaxContextTokens, PoolTokens: MaxPoolPages / 2, DecodePoolTokens: MaxPoolPages / 2, PageTokens: 1,
 		Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1}
 	var ops []Op
-	for range 2 {
-		ops = append(ops, SendOp(Request{Tenant: "A", PromptTokens: 3_000_000}))
+	for range 3 {
+		ops = append(ops, SendOp(Request{Tenant: "A", PromptTokens: 2_097_000}))
 	}
-	// Each send writes 3,000,000 pages and reserves 1,024 + 1.
-	require.Equal(t, int64(6_002_050), ReplayWork(cfg, ops), "two sends are within the bound")
+	// Each send is read in full by both servers: 2,097,000 pages on each; it
+	// counts one server's, and one.
+	require.Equal(t, int64(6_291_003), ReplayWork(cfg, ops), "three sends are within the bound")
 	ops = append(ops, ops[0])
 	data, err := json.Marshal(RunFile{Schema: RunFileSchema, Version: RunFileVersion, Config: cfg, Ops: ops})
 	require.NoError(t, err)
-	require.Less(t, len(data), 1_000)
+	require.Less(t, len(data), 1_200)
 	_, _, err = ImportRun(data)
-	require.EqualError(t, err, "the file's requests would touch 9,003,075 pages; a file may ask for at most 8,000,000")
+	require.EqualError(t, err, "the file's requests would touch 8,388,004 pages; a file may ask for at most 8,000,000")
 }
 
-// TestImportBoundsLeaveRunFiles: every preset's export, and a long run near
-// the file size limit, still imports.
+// ReplayWork counts, for each send, the larger of what the two servers
+// allocate: decode the prompt as its intake sees it, prefill its forward
+// pass's — one page for a placeholder —, nothing past the API.
+func TestReplayWorkFollowsEachServer(t *testing.T) {
+	glm, _ := PresetBySlug("glm-launch")
+	bigPrefill := glm.Config
+	bigPrefill.PoolTokens, bigPrefill.DecodePoolTokens = GLMFixedPoolTokens, 500_000 // decode reads 499,993
+	for _, tc := range []struct {
+		cfg    Config
+		tokens int
+		want   int64
+	}{
+		{glm.Config, 4_096, 4_096 + 1},            // both admit
+		{glm.Config, 900_000, 900_000 + 1},        // the leak: decode reserves it all, prefill one page
+		{glm.Config, GLMContextTokens - 1, 1 + 1}, // both reject: two placeholders
+		{glm.Config, GLMContextTokens, 1},         // the API refuses
+		{bigPrefill, 600_000, 600_000 + 1},        // prefill reads it all, decode one page
+		{glm.Config, 0, 1 + 1},                    // not a prompt: counted as one token
+		{glm.Config, -5, 1 + 1},
+		{glm.Config, 1 << 40, 1},
+	} {
+		assert.Equal(t, tc.want, ReplayWork(tc.cfg, []Op{SendOp(Request{Tenant: "A", PromptTokens: tc.tokens})}), "%d tokens", tc.tokens)
+	}
+	assert.Zero(t, ReplayWork(glm.Config, []Op{SettleOp(1, OutcomeDrained)}), "a settle allocates nothing")
+	var all int64
+	for _, op := range glm.Ops {
+		all += ReplayWork(glm.Config, []Op{op})
+	}
+	assert.Equal(t, all, ReplayWork(glm.Config, glm.Ops), "the sum of its sends")
+}
+
+// TestImportBoundsLeaveRunFiles: every preset's export — the launch tests
+// on GLM-5.3's pools included — and a long run near the file size limit,
+// still imports.
 func TestImportBoundsLeaveRunFiles(t *testing.T) {
 	for _, p := range Presets() {
 		e, err := Replay(p.Config, p.Ops)
@@ -66,7 +99,7 @@ func TestImportBoundsLeaveRunFiles(t *testing.T) {
 	}
 	p, _ := PresetBySlug("demo")
 	var ops []Op
-	for i := range 1_500 {
+	for i := range 1_100 { // 12 events each on two servers
 		ops = append(ops, SendOp(Request{Tenant: "AB"[i%2 : i%2+1], PromptTokens: 1 + i%20, Content: "x"}))
 	}
 	e, err := Replay(p.Config, ops)

@@ -13,14 +13,17 @@ func TestLaunchSuite(t *testing.T) {
 	}
 	cases := map[string]want{
 		"glm-launch-tests": {[3]bool{true, false, false}, [3]string{
-			"HTTP 200 with 8 pages of output: passes. Yet 7 pages of tenant A are in it — this test cannot see that.",
-			"Fails: r7 (tenant canary-2) got 7 pages of tenant A — pages 81–87.",
-			"Fails: the running engine reads at most 681,273 tokens (max_req_input_len 681,274), 367,303 short of the advertised 1,048,576; the probe got HTTP 200 on the placeholder path.",
+			// Decode admits the 917,504-token prompts prefill rejects and
+			// attends over all of them: what A and D left in the lowest
+			// pages, past the request's own placeholder in page 0.
+			"HTTP 200 with 917,504 pages of output: passes. Yet 4,095 pages of tenant A and 677,177 pages of tenant D are in it — this test cannot see that.",
+			"Fails: r7 (tenant canary-2) got 4,095 pages of tenant A and 677,177 pages of tenant D — pages 1–4,095, 4,096–681,272.",
+			"Fails: the prefill server reads at most 681,273 tokens (max_req_input_len 681,274): its pool is short by 367,296 of the advertised 1,048,576; the probe got HTTP 200 on the placeholder path.",
 		}},
 		"glm-remediated-tests": {[3]bool{true, true, true}, [3]string{
 			"HTTP 200 with 917,504 pages of output: passes.",
 			"Passes: r6 answered 200, r7 answered 200; no response held another tenant's content.",
-			"Passes: the 1,048,569-token prompt was read in full (1,048,569 pages); the running engine accepts up to 1,048,569 tokens.",
+			"Passes: the 1,048,569-token prompt was read in full (1,048,569 pages); both servers accept up to 1,048,569 tokens.",
 		}},
 	}
 	for slug, w := range cases {
@@ -48,7 +51,9 @@ func TestLaunchNotRun(t *testing.T) {
 }
 
 // The canary points at the leaked pages; a refusal is not a fault, a 200
-// of nothing is.
+// of nothing is. Decode's pool backs the demo's context here, so that the
+// long canary (224 tokens) is in the window: prefill rejects it, decode
+// reserves its 14 pages.
 func TestLaunchCanaryFaults(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -59,14 +64,18 @@ func TestLaunchCanaryFaults(t *testing.T) {
 		{"fixed door refuses", func(c *Config) { c.Mode = Fixed }, true,
 			"Passes: r1 answered 200, r2 answered 400; no response held another tenant's content."},
 		{"scrubbed pages are a 200 of nothing", func(c *Config) { c.ScrubOnFree = true }, false,
-			"Fails: r2 (tenant canary-2) got a 200 with 7 pages of nothing."},
+			"Fails: r2 (tenant canary-2) got a 200 with 13 pages of nothing."},
+		{"symmetric pools refuse", func(c *Config) { c.DecodePoolTokens = c.PoolTokens }, true,
+			"Passes: r1 answered 200, r2 answered 400; no response held another tenant's content."},
 		{"vulnerable leaks the first canary", func(c *Config) {}, false,
 			"Fails: r2 (tenant canary-2) got 3 pages of tenant canary-1 — pages 1–3."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := DemoConfig()
+			c.DecodePoolTokens = 256
 			tc.cfg(&c)
+			assert.True(t, c.Window().Contains(longContext(c)) == (c.DecodePoolTokens == 256))
 			e := newEngine(t, c)
 			for _, op := range LaunchSuite(c)[1:3] {
 				assert.NoError(t, e.Apply(op))

@@ -16,15 +16,15 @@ import (
 func TestCellsFromMapMatchesCells(t *testing.T) {
 	engines := map[string]*Engine{}
 	for _, p := range Presets() {
-		if p.Config.PoolPages() <= 4096 {
+		if p.Config.PagesOf(ServerDecode) <= 4096 {
 			engines[p.Slug] = replayPreset(t, p.Slug)
 		}
 	}
-	many := newEngine(t, Config{ContextTokens: 64, PoolTokens: 512, PageTokens: 1, SlotPages: 8, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1})
+	many := newEngine(t, Config{ContextTokens: 64, PoolTokens: 32, DecodePoolTokens: 512, PageTokens: 1, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1})
 	for i := range MaxTenants {
 		send(t, many, Request{Tenant: fmt.Sprintf("t%02d", i), PromptTokens: 8, Content: "x"})
 	}
-	send(t, many, Request{Tenant: "t63", PromptTokens: 60}) // over-length: leaks stale pages
+	send(t, many, Request{Tenant: "t63", PromptTokens: 40}) // prefill rejects, decode admits: leaks stale pages
 	engines["64 tenants"] = many
 	require.NotEmpty(t, many.Responses()[len(many.Responses())-1].LeakedPages, "the 64-tenant pool leaks")
 
@@ -57,7 +57,7 @@ func TestCellsFromMapMatchesCells(t *testing.T) {
 func TestCellsFromMapRefusesAnotherMap(t *testing.T) {
 	s := replayPreset(t, "demo").Snapshot()
 	_, err := s.CellsFromMap(make([]byte, s.Pages()-1), 0, 1, 1)
-	require.ErrorContains(t, err, "page map of 7 pages for a pool of 8")
+	require.ErrorContains(t, err, "page map of 8 pages for a pool of 9")
 	_, err = s.CellsFromMap(s.PageMap(nil), 3, 2, 1)
 	require.Error(t, err)
 	_, err = s.CellsFromMap(s.PageMap(nil), 0, 1, 0)

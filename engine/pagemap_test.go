@@ -49,6 +49,7 @@ func TestPageMapOfTheDemoMarksSevenLeakedPagesOfA(t *testing.T) {
 		MapStale | 2<<MapOwnerShift, // B's placeholder page, freed
 		MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift,
 		MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift,
+		MapFree, // decode's ninth page, never used
 	}, m)
 	assert.Equal(t, []string{"A", "B"}, e.Tenants())
 	assert.Equal(t, cap(buf), cap(m), "dst is reused when large enough")
@@ -99,11 +100,11 @@ func TestPageMapSinceIsThePageMap(t *testing.T) {
 		}
 		assert.True(t, sawPartial, "%s: some steps were brought up to date, not redrawn", slug)
 	}
-	big := newEngine(t, Config{ContextTokens: 64, PoolTokens: 512, PageTokens: 1, SlotPages: 8, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1})
+	big := newEngine(t, Config{ContextTokens: 64, PoolTokens: 32, DecodePoolTokens: 512, PageTokens: 1, Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1})
 	for i := range 40 {
 		send(t, big, Request{Tenant: fmt.Sprintf("t%d", i%5), PromptTokens: 8, Content: "x"})
 	}
-	for _, r := range []Request{{Tenant: "B", PromptTokens: 60}, {Tenant: "C", PromptTokens: 3, Content: "c"}} {
+	for _, r := range []Request{{Tenant: "B", PromptTokens: 40}, {Tenant: "C", PromptTokens: 3, Content: "c"}} {
 		live := big.Snapshot()
 		m := live.PageMap(nil)
 		send(t, big, r)

@@ -151,7 +151,7 @@ func TestMaxTenants(t *testing.T) {
 }
 
 func TestMaxRequests(t *testing.T) {
-	e := newEngine(t, Config{ContextTokens: 2, PoolTokens: 16, PageTokens: 1, SlotPages: 1,
+	e := newEngine(t, Config{ContextTokens: 2, PoolTokens: 16, DecodePoolTokens: 16, PageTokens: 1,
 		Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: 1})
 	// One lingering request, so that Settle can be tried at the limit.
 	send(t, e, Request{Tenant: "A", PromptTokens: 1, CancelAt: StagePrefillForward})
@@ -171,7 +171,7 @@ func TestMaxRequests(t *testing.T) {
 
 	// Settling is still allowed: it adds no request.
 	require.NoError(t, e.Settle(1, OutcomeDrained))
-	assert.Equal(t, 0, e.Metrics().PagesAllocated)
+	assert.Equal(t, 0, e.Metrics().Decode.Allocated)
 }
 
 func TestTenantOf(t *testing.T) {

@@ -9,47 +9,100 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// refPool is a reference model of the pool, rebuilt from the public log
-// alone: a decode.prealloc event reserves its pages, a prefill.transfer
-// event writes them, and a request's release event frees them — except the
-// deferral, which only announces that they stay held.
+// refPool is a reference model of one server's pool, rebuilt from the
+// public log and responses alone, one writer per token position. On
+// decode's pool a decode.prealloc event reserves its pages, a
+// prefill.transfer event writes the first positions of them, and a
+// request's release event frees them — except the deferral, which only
+// announces that they stay held. On prefill's, a prefill.forward event
+// reserves and writes its pages and a release event frees them.
 type refPool struct {
-	holder, writer []int
-	scrub          bool
+	server     Server
+	holder     []int
+	pos        [][]int // writer of each position of each page
+	pageTokens int
+	scrub      bool
 }
 
-func newRefPool(pages int, scrub bool) *refPool {
-	return &refPool{holder: make([]int, pages), writer: make([]int, pages), scrub: scrub}
+func newRefPool(e *Engine, server Server) *refPool {
+	cfg := e.Config()
+	n := cfg.PagesOf(server)
+	p := &refPool{server: server, holder: make([]int, n), pos: make([][]int, n), pageTokens: cfg.PageTokens, scrub: cfg.ScrubOnFree}
+	for id := range p.pos {
+		p.pos[id] = make([]int, cfg.PageTokens)
+	}
+	return p
 }
 
-func (p *refPool) apply(ev Event) {
-	ev.Pages.Each(func(id int) bool {
-		switch {
-		case ev.Stage == StageDecodePrealloc:
-			p.holder[id] = ev.Request
-		case ev.Stage == StagePrefillTransfer:
-			p.writer[id] = ev.Request
-		case ev.Stage == StageRelease && !isDeferral(ev):
-			p.holder[id] = 0
-			if p.scrub {
-				p.writer[id] = 0
-			}
+// builtBy is how many positions request n's prefill half builds (forward)
+// and how many of them it sends into decode's reservation (transfer), from
+// its response: its placeholder when prefill rejected the prompt.
+func builtBy(e *Engine, n int) (built, sent int) {
+	r := e.Responses()[n-1]
+	built = r.Tokens
+	if r.PrefillRejected {
+		built = 1
+	}
+	return built, min(built, r.Reserved)
+}
+
+// write makes request req the writer of the first n positions of pages.
+func (p *refPool) write(pages Pages, req, n int) {
+	k := 0
+	pages.Each(func(id int) bool {
+		for i := 0; i < p.pageTokens && k < n; i++ {
+			p.pos[id][i] = req
+			k++
 		}
 		return true
 	})
 }
 
+func (p *refPool) apply(e *Engine, ev Event) {
+	if ev.Pool != p.server {
+		return
+	}
+	built, sent := builtBy(e, max(ev.Request, 1))
+	switch {
+	case ev.Stage == StageDecodePrealloc || ev.Stage == StagePrefillForward:
+		ev.Pages.Each(func(id int) bool { p.holder[id] = ev.Request; return true })
+		if ev.Stage == StagePrefillForward {
+			p.write(ev.Pages, ev.Request, built)
+		}
+	case ev.Stage == StagePrefillTransfer:
+		p.write(ev.Pages, ev.Request, sent)
+	case ev.Stage == StageRelease && !isDeferral(ev):
+		ev.Pages.Each(func(id int) bool {
+			p.holder[id] = 0
+			if p.scrub {
+				clear(p.pos[id])
+			}
+			return true
+		})
+	}
+}
+
 // refPage is what the reference model says Page(id) is at step.
 func refPage(e *Engine, p *refPool, step, id int) PageInfo {
-	info := PageInfo{ID: id, Writer: p.writer[id], Holder: p.holder[id]}
+	info := PageInfo{ID: id, Writer: p.pos[id][0], Holder: p.holder[id]}
 	info.WriterTenant, info.HolderTenant = e.TenantOf(info.Writer), e.TenantOf(info.Holder)
 	if info.Writer != 0 {
 		info.Text = "tenant-" + info.WriterTenant + ":" + contentOf(e, info.Writer)
+	}
+	for i, w := range p.pos[id] {
+		if i == 0 || w != p.pos[id][i-1] {
+			info.Positions = append(info.Positions, PositionRun{First: i, Writer: w, Tenant: e.TenantOf(w)})
+		}
+		info.Positions[len(info.Positions)-1].Last = i
+	}
+	if len(info.Positions) == 1 {
+		info.Positions = nil // one writer, or none, holds them all
 	}
 	info.Owner = info.WriterTenant
 	if info.Owner == "" {
 		info.Owner = info.HolderTenant
 	}
+	decode := p.server == ServerDecode
 	// The last response visible at step: its response event or its read.
 	var last *Response
 	for i := range e.Responses() {
@@ -58,7 +111,7 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 			last = &r
 		}
 	}
-	for i := len(e.Responses()) - 1; i >= 0; i-- {
+	for i := len(e.Responses()) - 1; i >= 0 && decode; i-- {
 		r := e.Responses()[i]
 		if (r.Step <= step || (r.ReadStep != 0 && r.ReadStep <= step)) && r.ReadPages.Contains(id) {
 			info.Reader, info.ReaderTenant = r.Request, r.Tenant
@@ -66,8 +119,8 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 		}
 	}
 	switch {
-	case last != nil && last.LeakedPages.Contains(id):
-		info.State = PageLeaked
+	case decode && last != nil && last.LeakedPages.Contains(id):
+		info.State = PageLeaked // only decode reads another tenant's pages
 	case info.Holder != 0:
 		info.State = PageAllocated
 	case info.Writer != 0:
@@ -75,8 +128,8 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 	default:
 		info.State = PageFree
 	}
-	if info.Holder != 0 {
-		// A slot lingers from the event in which decode defers its release.
+	if info.Holder != 0 && decode {
+		// A reservation lingers from the event in which decode defers its release.
 		for _, ev := range e.Log().Copy()[:step] {
 			if ev.Request == info.Holder && isDeferral(ev) {
 				info.Lingering = true
@@ -86,10 +139,11 @@ func refPage(e *Engine, p *refPool, step, id int) PageInfo {
 	return info
 }
 
-// contentOf is what request n's pages hold.
+// contentOf is what request n's pages hold: its placeholder when prefill
+// rejected its prompt.
 func contentOf(e *Engine, n int) string {
 	r := e.Responses()[n-1]
-	if r.Path == PathPlaceholder {
+	if r.PrefillRejected {
 		return PlaceholderContent
 	}
 	c := e.reqs[n-1].req.Content
@@ -99,78 +153,91 @@ func contentOf(e *Engine, n int) string {
 	return c
 }
 
-// Every page at every step of every preset small enough to walk matches the
-// reference model.
+// Every page of both pools at every step of every preset small enough to
+// walk matches the reference model, token position by position.
 func TestSnapshotAtMatchesReference(t *testing.T) {
 	scenarios := map[string]*Engine{}
-	for _, slug := range []string{"demo", "demo-fixed", "scrub", "abort-one-half", "abort-both"} {
+	for _, slug := range []string{"demo", "demo-fixed", "symmetric", "scrub", "abort-one-half", "abort-both", "late-write", "door-errored", "door-aborted"} {
 		scenarios[slug] = replayPreset(t, slug)
 	}
-	settled := replayPreset(t, "abort-one-half")
+	// The abort run on a decode pool that admits what prefill rejects: once
+	// A's release is drained, C's 20 tokens leak.
+	p, _ := PresetBySlug("abort-one-half")
+	p.Config.DecodePoolTokens = 32
+	settled, err := Replay(p.Config, p.Ops)
+	require.NoError(t, err)
 	require.NoError(t, settled.Settle(1, OutcomeDrained))
-	send(t, settled, Request{Tenant: "C", PromptTokens: 20})
+	require.True(t, send(t, settled, Request{Tenant: "C", PromptTokens: 20}).Leaked())
 	scenarios["abort-one-half+drain+leak"] = settled
-	mixed := newEngine(t, Config{ContextTokens: 64, PoolTokens: 24, PageTokens: 2, SlotPages: 4,
+	// Two-token pages: writes that end inside pages, a request waiting for
+	// prefill's pool, a late write and a prompt both servers reject.
+	mixed := newEngine(t, Config{ContextTokens: 64, PoolTokens: 24, DecodePoolTokens: 48, PageTokens: 2,
 		Mode: Vulnerable, Cancel: CancelOneHalf, ScrubOnFree: false, KVBytesPerToken: 1})
 	for _, r := range []Request{
 		{Tenant: "A", PromptTokens: 7, Content: "a"}, {Tenant: "B", PromptTokens: 30},
 		{Tenant: "C", PromptTokens: 5, CancelAt: StagePrefillForward}, {Tenant: "A", PromptTokens: 40, FailTransfer: true},
 		{Tenant: "B", PromptTokens: 26}, {Tenant: "C", PromptTokens: 3, CancelAt: StageDecodeRunning},
+		{Tenant: "D", PromptTokens: 17, CancelAt: StagePrefillTransfer}, {Tenant: "A", PromptTokens: 10},
 	} {
 		send(t, mixed, r)
 	}
+	require.Equal(t, []int{8}, mixed.Waiting(), "r8 waits for prefill's pool, which r7 holds")
+	require.NoError(t, mixed.Settle(7, OutcomeDrained))
 	require.NoError(t, mixed.Settle(3, OutcomeTimeout))
 	send(t, mixed, Request{Tenant: "A", PromptTokens: 50})
 	scenarios["mixed"] = mixed
 
 	for name, e := range scenarios {
-		t.Run(name, func(t *testing.T) {
-			n := e.Metrics().PagesTotal
-			ref := newRefPool(n, e.Config().ScrubOnFree)
-			want := make([][]PageInfo, e.Log().Len()+1) // every page at every step
-			for step := 0; step <= e.Log().Len(); step++ {
-				if step > 0 {
-					ref.apply(*e.Log().At(step - 1))
-				}
-				s, err := e.SnapshotAt(step)
-				require.NoError(t, err)
-				require.Equal(t, step, s.Step())
-				require.Equal(t, n, s.Pages())
-				for id := range n {
-					got, err := s.Page(id)
+		for _, server := range Servers {
+			t.Run(name+"/"+string(server), func(t *testing.T) {
+				n := e.Config().PagesOf(server)
+				ref := newRefPool(e, server)
+				want := make([][]PageInfo, e.Log().Len()+1) // every page at every step
+				for step := 0; step <= e.Log().Len(); step++ {
+					if step > 0 {
+						ref.apply(e, *e.Log().At(step - 1))
+					}
+					s, err := e.SnapshotAtOf(server, step)
 					require.NoError(t, err)
-					require.Equal(t, refPage(e, ref, step, id), got, "step %d page %d", step, id)
-					want[step] = append(want[step], got)
+					require.Equal(t, step, s.Step())
+					require.Equal(t, server, s.Server())
+					require.Equal(t, n, s.Pages())
+					for id := range n {
+						got, err := s.Page(id)
+						require.NoError(t, err)
+						require.Equal(t, refPage(e, ref, step, id), got, "step %d page %d", step, id)
+						want[step] = append(want[step], got)
+					}
+					free, held, stale := s.Occupancy()
+					require.Equal(t, occupancy(want[step]), [3]int{free, held, stale}, "step %d: the kept counts", step)
 				}
-				free, held, stale := s.Occupancy()
-				require.Equal(t, occupancy(want[step]), [3]int{free, held, stale}, "step %d: the kept counts", step)
-			}
-			// Back and forth in a random order: SnapshotAt moves its table
-			// by undoing steps as well as redoing them.
-			r := rand.New(rand.NewPCG(uint64(len(name)), 7))
-			for range 3 * len(want) {
-				step := r.IntN(len(want))
-				at := e.SnapshotAt
-				if r.IntN(2) == 0 {
-					at = e.ViewAt // the same pool, without the copy
+				// Back and forth in a random order: ViewAt moves its table by
+				// undoing steps as well as redoing them, positions included.
+				r := rand.New(rand.NewPCG(uint64(len(name)), 7))
+				for range 3 * len(want) {
+					step := r.IntN(len(want))
+					at := func(step int) (*Snapshot, error) { return e.SnapshotAtOf(server, step) }
+					if r.IntN(2) == 0 {
+						at = func(step int) (*Snapshot, error) { return e.ViewAtOf(server, step) } // the same pool, without the copy
+					}
+					s, err := at(step)
+					require.NoError(t, err)
+					for id := range n {
+						got, _ := s.Page(id)
+						require.Equal(t, want[step][id], got, "step %d page %d, visited out of order", step, id)
+					}
+					free, held, stale := s.Occupancy()
+					require.Equal(t, n, free+held+stale)
+					require.Equal(t, occupancy(want[step]), [3]int{free, held, stale}, "step %d, out of order", step)
 				}
-				s, err := at(step)
-				require.NoError(t, err)
+				// The last step is the live pool.
+				live := e.SnapshotOf(server)
 				for id := range n {
-					got, _ := s.Page(id)
-					require.Equal(t, want[step][id], got, "step %d page %d, visited out of order", step, id)
+					a, _ := live.Page(id)
+					assert.Equal(t, refPage(e, ref, e.Log().Len(), id), a)
 				}
-				free, held, stale := s.Occupancy()
-				require.Equal(t, n, free+held+stale)
-				require.Equal(t, occupancy(want[step]), [3]int{free, held, stale}, "step %d, out of order", step)
-			}
-			// The last step is the live pool.
-			live := e.Snapshot()
-			for id := range n {
-				a, _ := live.Page(id)
-				assert.Equal(t, refPage(e, ref, e.Log().Len(), id), a)
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -216,24 +283,30 @@ func TestSnapshotDemoPageOneStates(t *testing.T) {
 		require.NoError(t, err)
 		return p
 	}
-	// Step 14: B reserves it; A's KV is still there.
-	p := at(14, 1)
+	events := e.Log().Copy()
+	b := e.Responses()[1]
+	// B's prealloc reserves it; A's KV is still there.
+	p := at(stepOf(t, events, 2, StageDecodePrealloc, ServerDecode), 1)
 	assert.Equal(t, PageInfo{ID: 1, State: PageAllocated, Owner: "A", Writer: 1, WriterTenant: "A",
 		Holder: 2, HolderTenant: "B", Reader: 1, ReaderTenant: "A", Text: "tenant-A:" + DemoSecret}, p)
-	// Step 18: B's decode reads it.
-	p = at(18, 1)
+	// B's decode reads it.
+	p = at(b.ReadStep, 1)
 	assert.Equal(t, PageLeaked, p.State)
 	assert.Equal(t, 2, p.Reader)
 	assert.Equal(t, "B", p.ReaderTenant)
-	// Page 0 holds B's own placeholder by then: not leaked.
-	p = at(18, 0)
+	// Page 0 holds B's own placeholder in its first position by then — not
+	// leaked, as the page goes by its first position —, and A's stale KV
+	// in the other fifteen.
+	p = at(b.ReadStep, 0)
 	assert.Equal(t, PageAllocated, p.State)
 	assert.Equal(t, "tenant-B:"+PlaceholderContent, p.Text)
+	assert.Equal(t, []PositionRun{{First: 0, Last: 0, Writer: 2, Tenant: "B"}, {First: 1, Last: 15, Writer: 1, Tenant: "A"}}, p.Positions)
 	// After the release the leaked pages stay marked for the last response.
-	p = at(20, 1)
+	released := stepOf(t, events, 2, StageRelease, ServerDecode)
+	p = at(released, 1)
 	assert.Equal(t, PageLeaked, p.State)
 	assert.Zero(t, p.Holder)
-	assert.Equal(t, PageStale, at(20, 0).State)
+	assert.Equal(t, PageStale, at(released, 0).State)
 
 	last, ok := e.Snapshot().LastResponse()
 	require.True(t, ok)
@@ -241,7 +314,7 @@ func TestSnapshotDemoPageOneStates(t *testing.T) {
 	s0, _ := e.SnapshotAt(0)
 	_, ok = s0.LastResponse()
 	assert.False(t, ok)
-	s8, _ := e.SnapshotAt(8) // r1's read: its response is visible from here
+	s8, _ := e.SnapshotAt(e.Responses()[0].ReadStep) // r1's read: its response is visible from here
 	last, ok = s8.LastResponse()
 	require.True(t, ok)
 	assert.Equal(t, 1, last.Request)
@@ -273,9 +346,17 @@ func TestSnapshotBadArguments(t *testing.T) {
 	s, err := e.SnapshotAt(n)
 	require.NoError(t, err)
 	assert.Equal(t, n, s.Step())
-	for _, id := range []int{-1, 8, 1 << 40} {
+	for _, id := range []int{-1, 9, 1 << 40} {
 		_, err := s.Page(id)
-		assert.EqualError(t, err, fmt.Sprintf("page %d: must be between 0 and 7", id))
+		assert.EqualError(t, err, fmt.Sprintf("page %d: must be between 0 and 8", id), "decode's 9 pages")
+	}
+	s, err = e.SnapshotAtOf(ServerPrefill, n)
+	require.NoError(t, err)
+	_, err = s.Page(8)
+	assert.EqualError(t, err, "page 8: must be between 0 and 7", "prefill's 8 pages")
+	for _, server := range Servers {
+		_, err := e.ViewAtOf(server, n+1)
+		assert.EqualError(t, err, fmt.Sprintf("step %d: must be between 0 and %d", n+1, n))
 	}
 	empty := newEngine(t, DemoConfig())
 	s, err = empty.SnapshotAt(0)

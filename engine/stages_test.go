@@ -22,81 +22,100 @@ func steps(events []Event) []step {
 	return out
 }
 
-// On a fresh demo engine (one 8-page slot of 16-token pages), each path takes
-// exactly these stages.
+// pipeline is the stages of a request that runs to its response: decode
+// reserves and reads reserved, prefill builds built in its own pool, sends
+// sent into decode's reservation and frees built, decode frees reserved.
+func pipeline(reserved, built, sent Pages) []step {
+	return []step{
+		{StageIntake, HalfPrefill, nil},
+		{StageIntake, HalfDecode, nil},
+		{StageAdmission, HalfBoth, nil},
+		{StagePrefillBootstrap, HalfPrefill, nil},
+		{StageDecodePrealloc, HalfDecode, reserved},
+		{StagePrefillForward, HalfPrefill, built},
+		{StagePrefillTransfer, HalfPrefill, sent},
+		{StageRelease, HalfPrefill, built},
+		{StageDecodeTransfer, HalfDecode, nil},
+		{StageDecodeRunning, HalfDecode, reserved},
+		{StageResponse, HalfDecode, nil},
+		{StageRelease, HalfDecode, reserved},
+	}
+}
+
+// On a fresh demo engine (16-token pages; prefill's pool 8 pages, decode's
+// 9), each path takes exactly these stages.
 func TestStageSequences(t *testing.T) {
 	slot := pg(0, 8)
 	cases := []struct {
-		name string
-		mode Mode
-		req  Request
-		want []step
+		name  string
+		mode  Mode
+		dpool int // decode's pool when not the demo's
+		req   Request
+		want  []step
 		// names are SGLang identifiers the event texts must mention, by stage.
 		names map[Stage][]string
 	}{
 		{
 			name: "normal", mode: Vulnerable,
-			req: Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret},
-			want: []step{
-				{StageIntake, HalfBoth, nil},
-				{StageAdmission, HalfBoth, nil},
-				{StagePrefillBootstrap, HalfPrefill, nil},
-				{StageDecodePrealloc, HalfDecode, slot},
-				{StagePrefillForward, HalfPrefill, nil},
-				{StagePrefillTransfer, HalfPrefill, slot},
-				{StageDecodeTransfer, HalfDecode, nil},
-				{StageDecodeRunning, HalfDecode, slot},
-				{StageResponse, HalfDecode, nil},
-				{StageRelease, HalfDecode, slot},
-			},
+			req:  Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret},
+			want: pipeline(slot, slot, slot),
 			names: map[Stage][]string{
-				StageIntake:           {"validate_input_length"},
+				StageIntake:           {"validate_input_length", "The prefill server's", "The decode server's", "below its max_req_input_len 122", "below its max_req_input_len 138"},
 				StageAdmission:        {"PrefillBootstrapQueue", "DecodePreallocQueue"},
 				StagePrefillBootstrap: {"bootstrap_room"},
-				StageDecodePrealloc:   {"DecodePreallocQueue", "send_metadata"},
-				StagePrefillTransfer:  {"send_kv_chunk", "KVPoll.Success"},
-				StageDecodeTransfer:   {"KVPoll", "kv_committed_len"},
+				StageDecodePrealloc:   {"DecodePreallocQueue", "fill_len = 120", "kv_committed_len = 120", "send_metadata"},
+				StagePrefillForward:   {"forward pass", "120 prompt tokens", "prefill's own pool"},
+				StagePrefillTransfer:  {"send_kv_chunk", "KVPoll.Success", "120 tokens"},
+				StageDecodeTransfer:   {"KVPoll", "kv_committed_len = 120"},
+				StageDecodeRunning:    {"kv_committed_len = 120 positions", "120 positions written by this request"},
 				StageResponse:         {"HTTP 200"},
-				StageRelease:          {"free()"},
+				StageRelease:          {"free()", "Prefill (its transfer done) frees 8 pages", "Decode (request finished) frees 8 pages"},
 			},
 		},
 		{
-			name: "placeholder, vulnerable door", mode: Vulnerable,
+			name: "prefill rejects, decode admits, vulnerable door", mode: Vulnerable,
 			req: Request{Tenant: "B", PromptTokens: DemoPromptB},
-			want: []step{
-				{StageIntake, HalfBoth, nil},
-				{StageAdmission, HalfBoth, nil},
-				{StagePrefillBootstrap, HalfPrefill, nil},
-				{StageDecodePrealloc, HalfDecode, slot},
-				{StagePrefillForward, HalfPrefill, nil},
-				{StagePrefillTransfer, HalfPrefill, pg(0, 1)}, // the one placeholder token
-				{StageDecodeTransfer, HalfDecode, nil},
-				{StageDecodeRunning, HalfDecode, slot}, // reads the whole reservation
-				{StageResponse, HalfDecode, nil},
-				{StageRelease, HalfDecode, slot},
-			},
+			// Decode reserves and reads the prompt's 8 pages, as it saw it;
+			// prefill builds and sends the one placeholder token.
+			want: pipeline(slot, pg(0, 1), pg(0, 1)),
 			names: map[Stage][]string{
-				StageIntake:          {"validate_input_length", "max_req_input_len 122", "Input length (200 tokens) exceeds the maximum allowed length (122 tokens)", "set_finish_with_abort", "FINISH_ABORT(400", "finished() is still false"},
-				StageAdmission:       {"req.finished()", "FINISH_ABORT(400)"},
+				StageIntake:          {"validate_input_length", "max_req_input_len 122", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)", "set_finish_with_abort", "FINISH_ABORT(400", "finished() is still false", "below its max_req_input_len 138"},
+				StageAdmission:       {"req.finished()", "FINISH_ABORT(400)", "the prefill server"},
+				StageDecodePrealloc:  {"fill_len = 125", "kv_committed_len = 125"},
 				StagePrefillForward:  {"placeholder"},
-				StagePrefillTransfer: {"send_kv_chunk", "KVPoll.Success", "FINISH_LENGTH(0)"},
-				StageDecodeTransfer:  {"KVPoll.Success", "kv_committed_len", "whole reservation"},
+				StagePrefillTransfer: {"send_kv_chunk", "KVPoll.Success", "FINISH_LENGTH(0)", "position 0"},
+				StageDecodeTransfer:  {"KVPoll.Success", "kv_committed_len is fill_len = 125", "not the 1 prefill wrote"},
+				StageDecodeRunning:   {"kv_committed_len = 125 positions in 8 pages", "1 position written by this request", "124 positions zeroed or never written"},
 				StageResponse:        {"HTTP 200", "intake had rejected"},
 				StageRelease:         {"free()"},
+			},
+		},
+		{
+			name: "both reject, vulnerable door", mode: Vulnerable, dpool: 128,
+			req:  Request{Tenant: "B", PromptTokens: DemoPromptB},
+			want: pipeline(pg(0, 1), pg(0, 1), pg(0, 1)), // decode's own placeholder, one position
+			names: map[Stage][]string{
+				StageIntake:         {"on prefill the prompt becomes one placeholder token", "on decode the prompt becomes one placeholder token"},
+				StageAdmission:      {"req.finished()", "both servers"},
+				StageDecodePrealloc: {"fill_len = 1 token", "decode's own placeholder"},
+				StageDecodeTransfer: {"kv_committed_len = 1"},
+				StageDecodeRunning:  {"kv_committed_len = 1 position in 1 page: 1 position written by this request."},
+				StageResponse:       {"check_finished", "FINISH_ABORT(400)", "decode's HTTP 400", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)"},
 			},
 		},
 		{
 			name: "placeholder, fixed door", mode: Fixed,
 			req: Request{Tenant: "B", PromptTokens: DemoPromptB},
 			want: []step{
-				{StageIntake, HalfBoth, nil},
+				{StageIntake, HalfPrefill, nil},
+				{StageIntake, HalfDecode, nil},
 				{StageAdmission, HalfBoth, nil},
 				{StageResponse, HalfAPI, nil},
 			},
 			names: map[Stage][]string{
 				StageIntake:    {"validate_input_length", "set_finish_with_abort"},
 				StageAdmission: {"FINISH_ABORT(400)", "no KV sender", "no page allocated"},
-				StageResponse:  {"HTTP 400", "Input length (200 tokens) exceeds the maximum allowed length (122 tokens)"},
+				StageResponse:  {"HTTP 400", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)"},
 			},
 		},
 		{
@@ -124,6 +143,9 @@ func TestStageSequences(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DemoConfig()
 			cfg.Mode = tc.mode
+			if tc.dpool > 0 {
+				cfg.DecodePoolTokens = tc.dpool
+			}
 			e := newEngine(t, cfg)
 			resp := send(t, e, tc.req)
 			events := e.Log().Copy()
@@ -133,6 +155,16 @@ func TestStageSequences(t *testing.T) {
 				assert.Equal(t, 1, ev.Request)
 				assert.Equal(t, tc.req.Tenant, ev.Tenant)
 				assert.NotEmpty(t, ev.Text, "step %d has an explanation", ev.Step)
+				// The pages of the forward pass and of prefill's release are
+				// in prefill's pool; every other event's are in decode's.
+				switch {
+				case len(ev.Pages) == 0:
+					assert.Empty(t, ev.Pool, "step %d", ev.Step)
+				case ev.Stage == StagePrefillForward || ev.Stage == StageRelease && ev.Half == HalfPrefill:
+					assert.Equal(t, ServerPrefill, ev.Pool, "step %d", ev.Step)
+				default:
+					assert.Equal(t, ServerDecode, ev.Pool, "step %d", ev.Step)
+				}
 			}
 			for stage, names := range tc.names {
 				text := textOf(events, stage)
@@ -174,46 +206,39 @@ func TestEventTextsNameSGLang(t *testing.T) {
 	}
 }
 
-// The running stage names the writer of every page it read.
+// The running stage says whose KV each position it attended over holds.
 func TestDecodeRunningExplainsProvenance(t *testing.T) {
 	e := replayPreset(t, "demo")
-	running := eventsOf(e.Log().Copy(), 2)
-	var text string
-	for _, ev := range running {
-		if ev.Stage == StageDecodeRunning {
-			text = ev.Text
-		}
-	}
-	assert.Equal(t, "The running batch attends over 8 pages: 1 written by this request, 7 last written by r1 (tenant A) — stale, never cleared.", text)
-	prealloc := running[3]
-	require.Equal(t, StageDecodePrealloc, prealloc.Stage)
-	assert.Contains(t, prealloc.Text, "They still hold old KV — 8 of tenant A — because free() does not clear.")
+	events := eventsOf(e.Log().Copy(), 2)
+	assert.Equal(t, "The running batch attends over kv_committed_len = 125 positions in 8 pages: 1 position written by this request, 119 positions of tenant A's stale KV, never cleared, 5 positions zeroed or never written.\n",
+		textOf(events, StageDecodeRunning))
+	assert.Contains(t, textOf(events, StageDecodePrealloc), "They still hold old KV — 8 of tenant A — because free() does not clear.")
 }
 
-// A prompt larger than the slot reserves as many pages as it needs; one
-// smaller than the slot still reserves the whole slot but writes and reads
-// only its own pages.
+// Decode reserves the pages the prompt fills — there is no fixed slot —
+// and writes and reads them all.
 func TestNormalPathSizes(t *testing.T) {
-	cfg := Config{ContextTokens: 4096, PoolTokens: 1024, PageTokens: 16, SlotPages: 8,
+	cfg := Config{ContextTokens: 4096, PoolTokens: 1024, DecodePoolTokens: 1024, PageTokens: 16,
 		Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1}
 	cases := []struct {
-		tokens         int
-		reserved, read int
-		verdict        string
+		tokens  int
+		pages   int
+		verdict string
 	}{
-		{1, 8, 1, "OK: HTTP 200 with tenant A's own 1 page"},
-		{16, 8, 1, "OK: HTTP 200 with tenant A's own 1 page"},
-		{17, 8, 2, "OK: HTTP 200 with tenant A's own 2 pages"},
-		{128, 8, 8, "OK: HTTP 200 with tenant A's own 8 pages"},
-		{129, 9, 9, "OK: HTTP 200 with tenant A's own 9 pages"},
-		{1017, 64, 64, "OK: HTTP 200 with tenant A's own 64 pages"}, // min(4,096, 1,024) − 7: the longest read in full
+		{1, 1, "OK: HTTP 200 with tenant A's own 1 page"},
+		{16, 1, "OK: HTTP 200 with tenant A's own 1 page"},
+		{17, 2, "OK: HTTP 200 with tenant A's own 2 pages"},
+		{128, 8, "OK: HTTP 200 with tenant A's own 8 pages"},
+		{129, 9, "OK: HTTP 200 with tenant A's own 9 pages"},
+		{1017, 64, "OK: HTTP 200 with tenant A's own 64 pages"}, // min(4,096, 1,024) − 7: the longest read in full
 	}
 	for _, tc := range cases {
 		e := newEngine(t, cfg)
 		resp := send(t, e, Request{Tenant: "A", PromptTokens: tc.tokens})
 		assert.Equal(t, 200, resp.Status, "tokens %d", tc.tokens)
-		assert.Equal(t, tc.reserved, resp.Allocated, "tokens %d", tc.tokens)
-		assert.Equal(t, tc.read, resp.ReadPages.Len(), "tokens %d", tc.tokens)
+		assert.Equal(t, tc.pages, resp.Allocated, "tokens %d", tc.tokens)
+		assert.Equal(t, tc.pages, resp.ReadPages.Len(), "tokens %d", tc.tokens)
+		assert.Equal(t, []int{tc.tokens, tc.tokens, tc.tokens, tc.tokens, 0, 0}, counts(resp), "tokens %d", tc.tokens)
 		assert.False(t, resp.Leaked())
 		assert.Equal(t, tc.verdict, resp.Verdict())
 	}

@@ -2,38 +2,68 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// assertReleasedOnce checks that every request's pages were freed exactly
-// once — or not yet, while its release is deferred — both as the log tells
-// it and as the pool mutations did it.
+// assertReleasedOnce checks that every request's pages on both servers
+// were freed exactly once — or not yet, while it holds them: a deferred
+// release, an aborted request nobody retired, a request waiting for
+// prefill's pool with its decode reservation — both as the log tells it
+// and as the pool mutations did it.
 func assertReleasedOnce(t *testing.T, e *Engine) {
 	t.Helper()
-	byEvents, byMuts := freedByEvents(e.Log().Copy()), freedByMutations(e.Log().Copy())
-	assert.Equal(t, byEvents, byMuts, "the release events and the pool mutations agree")
+	events := e.Log().Copy()
+	for _, s := range Servers {
+		assert.Equal(t, freedByEvents(events, s), freedByMutations(events, s), "%s: the release events and the pool mutations agree", s)
+	}
+	freed := freedByEvents(events, ServerDecode)
 	lingering := map[int]bool{}
 	for _, id := range e.Lingering() {
 		lingering[id] = true
 	}
+	held, heldLingering := 0, 0
 	for _, r := range e.Responses() {
+		keeps := lingering[r.Request] || r.Unretired || r.State == StateWaiting
 		want := r.Allocated
-		if lingering[r.Request] || r.Unretired {
+		if keeps {
 			want = 0
 		}
-		assert.Equal(t, want, byEvents[r.Request], "pages freed by request %d (%s)", r.Request, r.State)
-	}
-	held := 0
-	for _, id := range e.Lingering() {
-		held += e.Responses()[id-1].Allocated
+		assert.Equal(t, want, freed[r.Request], "decode pages freed by request %d (%s)", r.Request, r.State)
+		if lingering[r.Request] {
+			heldLingering += r.Allocated
+		}
+		if keeps && !r.Unretired {
+			held += r.Allocated
+		}
 	}
 	m := e.Metrics()
-	assert.Equal(t, held+m.PagesUnretired, m.PagesAllocated, "only lingering and unretired requests hold pages between operations")
-	assert.Equal(t, held, m.PagesLingering)
-	assert.Equal(t, m.PagesTotal, m.PagesFree+m.PagesAllocated)
+	assert.Equal(t, held+m.PagesUnretired, m.Decode.Allocated, "only lingering, unretired and waiting requests hold decode pages between operations")
+	assert.Equal(t, heldLingering, m.PagesLingering)
+	assert.Equal(t, m.Decode.Total, m.Decode.Free+m.Decode.Allocated)
+
+	// Prefill frees what its forward pass took once its half ends: only a
+	// lingering request, or one whose late write has not landed, keeps it.
+	late := map[int32]bool{}
+	for _, w := range e.late {
+		late[w.from.id] = true
+	}
+	took, gave := allocatedByMutations(events, ServerPrefill), freedByMutations(events, ServerPrefill)
+	heldPrefill := 0
+	for _, r := range e.reqs {
+		n := took[int(r.id)] - gave[int(r.id)]
+		assert.Equal(t, r.prefillKV.Len(), n, "prefill pages request %d still holds", r.id)
+		if n > 0 {
+			assert.True(t, r.linger != nil || late[r.id], "request %d holds prefill pages: only while its half may still write", r.id)
+		}
+		assert.LessOrEqual(t, gave[int(r.id)], took[int(r.id)], "request %d frees no prefill page twice", r.id)
+		heldPrefill += n
+	}
+	assert.Equal(t, heldPrefill, m.Prefill.Allocated)
+	assert.Equal(t, m.Prefill.Total, m.Prefill.Free+m.Prefill.Allocated)
 }
 
 func TestTerminalFinished(t *testing.T) {
@@ -62,7 +92,8 @@ func TestTerminalRejected(t *testing.T) {
 		{"API, vulnerable", Vulnerable, 256, PathAPIReject, "The input (256 tokens) is longer than the model's context length (256 tokens)."},
 		{"API, fixed", Fixed, 1 << 20, PathAPIReject, "The input (1048576 tokens) is longer than the model's context length (256 tokens)."},
 		{"door, fixed", Fixed, 122, PathPlaceholder, "Input length (122 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
-		{"door, fixed, below the context", Fixed, 255, PathPlaceholder, "Input length (255 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
+		// Both servers reject 255 tokens: the router returns decode's 400.
+		{"door, fixed, below the context", Fixed, 255, PathPlaceholder, "Input length (255 tokens) exceeds the maximum allowed length (138 tokens). Use a shorter input or enable --allow-auto-truncate."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +110,7 @@ func TestTerminalRejected(t *testing.T) {
 			m := e.Metrics()
 			assert.Equal(t, 1, m.Rejected)
 			assert.Equal(t, 1, m.Responses)
-			assert.Equal(t, 8, m.PagesFree)
+			assert.Equal(t, []int{8, 9}, []int{m.Prefill.Free, m.Decode.Free}, "nothing allocated on either server")
 			assertReleasedOnce(t, e)
 		})
 	}
@@ -130,21 +161,21 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 				if w.lingering {
 					assert.Equal(t, []int{1}, e.Lingering())
 					assert.Equal(t, 8, m.PagesLingering)
-					assert.Equal(t, 8, m.PagesAllocated)
+					assert.Equal(t, 8, m.Decode.Allocated)
 					assert.Contains(t, resp.Verdict(), "decode still holds 8 pages, waiting for the prefill half")
 				} else {
 					assert.Empty(t, e.Lingering())
 					assert.Zero(t, m.PagesLingering)
-					assert.Zero(t, m.PagesAllocated)
+					assert.Zero(t, m.Decode.Allocated)
 					assert.Equal(t, "Cancelled by the client at "+string(stage)+"; every page released", resp.Verdict())
 				}
 				// Only a transfer that happened wrote anything: a cancel at
 				// prefill.transfer stops it, one at decode.* comes after it.
 				wrote := stage == StageDecodeTransfer || stage == StageDecodeRunning
 				if wrote {
-					assert.Equal(t, 8, m.PagesStale)
+					assert.Equal(t, 8, m.Decode.Stale)
 				} else {
-					assert.Zero(t, m.PagesStale)
+					assert.Zero(t, m.Decode.Stale)
 				}
 
 				router := 0
@@ -160,7 +191,7 @@ func TestTerminalAbortedAtEveryStage(t *testing.T) {
 				if w.lingering {
 					require.NoError(t, e.Settle(1, OutcomeDrained))
 					assertReleasedOnce(t, e)
-					assert.Zero(t, e.Metrics().PagesAllocated)
+					assert.Zero(t, e.Metrics().Decode.Allocated)
 				}
 			})
 		}
@@ -179,8 +210,10 @@ func TestTerminalErrored(t *testing.T) {
 		assert.False(t, resp.Leaked())
 		assert.Equal(t, "Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error", resp.Verdict())
 		assert.Equal(t, 1, e.Metrics().Errored)
-		assert.Zero(t, e.Metrics().PagesStale, "nothing was written")
-		assert.Equal(t, PollFailed, eventsOf(e.Log().Copy(), 1)[5].Poll)
+		assert.Zero(t, e.Metrics().Decode.Stale, "nothing was written")
+		events := eventsOf(e.Log().Copy(), 1)
+		assert.Equal(t, PollFailed, events[stepOf(t, events, 1, StagePrefillForward, ServerPrefill)].Poll, "the transfer after the forward pass fails")
+		assert.Equal(t, StagePrefillTransfer, events[stepOf(t, events, 1, StagePrefillForward, ServerPrefill)].Stage)
 		assertReleasedOnce(t, e)
 	}
 }
@@ -193,28 +226,30 @@ func TestPreallocWaitsForPages(t *testing.T) {
 	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillForward})
 	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillTransfer})
 	w1 := send(t, e, Request{Tenant: "B", PromptTokens: 1})
-	w2 := send(t, e, Request{Tenant: "C", PromptTokens: 9}) // needs 9 pages: more than one slot frees
+	w2 := send(t, e, Request{Tenant: "C", PromptTokens: 9}) // needs 9 pages: more than one release frees
 	for _, w := range []Response{w1, w2} {
 		assert.Equal(t, StateWaiting, w.State)
 		assert.Zero(t, w.Status, "no answer yet")
 		assert.Zero(t, w.Allocated)
 		assert.Equal(t, "Waiting in DecodePreallocQueue for free pages; retried when pages are released", w.Verdict())
+		assert.Equal(t, []string{"tenant-" + w.Tenant + "'s response : (waiting in DecodePreallocQueue)"}, w.Transcript())
 	}
 	assert.Equal(t, []int{3, 4}, e.Waiting())
 	assert.Equal(t, 2, e.Metrics().Waiting)
-	wait := eventsOf(e.Log().Copy(), 3)[3]
-	assert.Equal(t, StageDecodePrealloc, wait.Stage)
-	assert.Contains(t, wait.Text, "8 pages needed, 0 free")
+	events := e.Log().Copy()
+	wait := events[stepOf(t, events, 3, StageDecodePrealloc, "")-1]
+	assert.Contains(t, wait.Text, "1 page needed, 0 free", "decode would reserve B's one page")
 	assert.Equal(t, PollBootstrapping, wait.Poll)
 	assert.Empty(t, wait.muts)
 
 	require.NoError(t, e.Settle(1, OutcomeDrained))
 	r3 := e.Responses()[2]
-	assert.Equal(t, StateFinished, r3.State, "B's request fits the freed slot and runs to its response")
+	assert.Equal(t, StateFinished, r3.State, "B's request fits the freed pages and runs to its response")
 	assert.Equal(t, 200, r3.Status)
-	assert.Equal(t, []int{4}, e.Waiting(), "C still needs 9 pages; 0 are free")
-	resumed := eventsOf(e.Log().Copy(), 3)[4]
-	assert.Contains(t, resumed.Text, "Retried from DecodePreallocQueue")
+	assert.Equal(t, []int{4}, e.Waiting(), "C still needs 9 pages; 8 are free")
+	events = e.Log().Copy()
+	resumed := events[stepOf(t, events, 3, StageDecodePrealloc, ServerDecode)-1]
+	assert.Contains(t, resumed.Text, "Retried from the queue: ")
 	assert.Equal(t, PollWaitingForInput, resumed.Poll)
 
 	require.NoError(t, e.Settle(2, OutcomeError))
@@ -226,6 +261,100 @@ func TestPreallocWaitsForPages(t *testing.T) {
 	assertReleasedOnce(t, e)
 }
 
+// waitConfig has a prefill pool smaller than decode's, so that a request
+// can find decode's pages and not prefill's: prefill 16 one-token pages
+// (max_req_input_len 10), decode 64 (58).
+func waitConfig() Config {
+	return Config{ContextTokens: 64, PoolTokens: 16, DecodePoolTokens: 64, PageTokens: 1,
+		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelOneHalf, KVBytesPerToken: 1}
+}
+
+// A forward pass that finds too few free pages in prefill's pool parks the
+// request in prefill's waiting queue with decode's reservation held; the
+// Settle that frees prefill's pages resumes it at the forward pass.
+func TestForwardWaitsForPrefillPool(t *testing.T) {
+	e := newEngine(t, waitConfig())
+	// A's prefill half, never cancelled, keeps its 9 prefill pages.
+	send(t, e, Request{Tenant: "A", PromptTokens: 9, Content: DemoSecret, CancelAt: StagePrefillTransfer})
+	w := send(t, e, Request{Tenant: "B", PromptTokens: 8})
+	assert.Equal(t, StateWaiting, w.State)
+	assert.Zero(t, w.Status)
+	assert.Equal(t, 8, w.Allocated, "decode reserved before prefill ran short")
+	assert.Equal(t, "Waiting in prefill's waiting queue for free pages of prefill's pool, with decode's 8 pages reserved; retried when pages are released", w.Verdict())
+	assert.Equal(t, []string{"tenant-B's response : (waiting in prefill's waiting queue)"}, w.Transcript())
+	assert.Equal(t, []int{2}, e.Waiting())
+	m := e.Metrics()
+	assert.Equal(t, []int{9, 7}, []int{m.Prefill.Allocated, m.Prefill.Free})
+	assert.Equal(t, 9+8, m.Decode.Allocated, "A's lingering pages and B's reservation")
+	events := e.Log().Copy()
+	wait := events[w.Step-1]
+	assert.Equal(t, StagePrefillForward, wait.Stage)
+	assert.Equal(t, HalfPrefill, wait.Half)
+	assert.Contains(t, wait.Text, "Prefill's waiting queue cannot run the forward pass yet — 8 pages needed, 7 free in prefill's pool.")
+	assert.Empty(t, wait.muts)
+	assertReleasedOnce(t, e)
+
+	require.NoError(t, e.Settle(1, OutcomeDrained))
+	assert.Empty(t, e.Waiting())
+	r := e.Responses()[1]
+	assert.Equal(t, StateFinished, r.State)
+	assert.Equal(t, 200, r.Status)
+	assert.Equal(t, []int{8, 8, 8, 8, 0, 0}, counts(r))
+	events = e.Log().Copy()
+	resumed := events[stepOf(t, events, 2, StagePrefillForward, ServerPrefill)-1]
+	assert.True(t, strings.HasPrefix(resumed.Text, "Retried from the queue: "), resumed.Text)
+	assert.Greater(t, resumed.Step, wait.Step)
+	m = e.Metrics()
+	assert.Zero(t, m.Prefill.Allocated+m.Decode.Allocated)
+	assertReleasedOnce(t, e)
+}
+
+// A request that finishes after waiting for prefill's pool frees the
+// decode pages it held while it waited: a request ahead of it in the
+// queue that needs them is retried in the same Settle.
+func TestRetryGoesRoundAgain(t *testing.T) {
+	cfg := waitConfig()
+	cfg.DecodePoolTokens = 20 // max_req_input_len 14
+	e := newEngine(t, cfg)
+	send(t, e, Request{Tenant: "A", PromptTokens: 9, CancelAt: StagePrefillTransfer}) // holds 9 of each pool
+	first := send(t, e, Request{Tenant: "B", PromptTokens: 13})                       // decode: 13 needed, 11 free
+	second := send(t, e, Request{Tenant: "C", PromptTokens: 8})                       // prefill: 8 needed, 7 free
+	require.Equal(t, []int{0, 8}, []int{first.Allocated, second.Allocated})
+	require.Equal(t, []int{2, 3}, e.Waiting())
+
+	// The settle frees 9 decode pages: 12 free, one short of B's 13 — until
+	// C, resumed after B, finishes and frees its 8.
+	require.NoError(t, e.Settle(1, OutcomeDrained))
+	assert.Empty(t, e.Waiting(), "nobody waits with the pages free")
+	assert.Equal(t, []State{StateFinished, StateFinished}, []State{e.Responses()[1].State, e.Responses()[2].State})
+	events := e.Log().Copy()
+	assert.Less(t, stepOf(t, events, 3, StageResponse, ""), stepOf(t, events, 2, StageDecodePrealloc, ServerDecode), "C finished before B could reserve")
+	assertReleasedOnce(t, e)
+}
+
+// A late write that lands frees its prefill half's pages: a request
+// waiting for prefill's pool is retried then, not only at the next
+// Settle — after a timeout there may be none.
+func TestLateWriteLandingResumesWaiting(t *testing.T) {
+	e := newEngine(t, waitConfig())
+	send(t, e, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: StagePrefillTransfer})
+	require.NoError(t, e.Settle(1, OutcomeTimeout)) // decode frees A's pages; prefill's wait for the late write
+	w := send(t, e, Request{Tenant: "B", PromptTokens: 9})
+	require.Equal(t, StateWaiting, w.State, "prefill: 9 needed, 8 free")
+	require.Empty(t, e.Lingering(), "nothing left to settle")
+
+	c := send(t, e, Request{Tenant: "C", PromptTokens: 2}) // its transfer lands A's late write
+	assert.Equal(t, StateFinished, c.State)
+	assert.Equal(t, 1, e.Metrics().LateWrites)
+	assert.Empty(t, e.Waiting())
+	b := e.Responses()[1]
+	assert.Equal(t, StateFinished, b.State, "B resumed once A's prefill pages were free")
+	assert.Empty(t, b.LateWriteFrom)
+	m := e.Metrics()
+	assert.Zero(t, m.Prefill.Allocated+m.Decode.Allocated)
+	assertReleasedOnce(t, e)
+}
+
 func TestSettle(t *testing.T) {
 	cases := []struct {
 		outcome Outcome
@@ -233,15 +362,21 @@ func TestSettle(t *testing.T) {
 		writer  int32  // who last wrote pages 0–7 afterwards
 		stale   int
 	}{
-		{OutcomeDrained, []step{{StagePrefillTransfer, HalfPrefill, pg(0, 8)}, {StageRelease, HalfDecode, pg(0, 8)}}, 1, 16},
+		// Prefill's half ends with the settle: its pages are freed too —
+		// after a timeout, only once its late write lands.
+		{OutcomeDrained, []step{{StagePrefillTransfer, HalfPrefill, pg(0, 8)}, {StageRelease, HalfPrefill, pg(0, 8)}, {StageRelease, HalfDecode, pg(0, 8)}}, 1, 16},
 		{OutcomeTimeout, []step{{StageRelease, HalfDecode, nil}, {StageRelease, HalfDecode, pg(0, 8)}}, 0, 8},
-		{OutcomeError, []step{{StagePrefillTransfer, HalfPrefill, nil}, {StageRelease, HalfDecode, pg(0, 8)}}, 0, 8},
+		{OutcomeError, []step{{StagePrefillTransfer, HalfPrefill, nil}, {StageRelease, HalfPrefill, pg(0, 8)}, {StageRelease, HalfDecode, pg(0, 8)}}, 0, 8},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.outcome), func(t *testing.T) {
-			e := newEngine(t, abortConfig(CancelOneHalf))
+			// Decode's pool admits what prefill's rejects, so that C's
+			// 20 tokens below read what the released pages hold.
+			cfg := abortConfig(CancelOneHalf)
+			cfg.DecodePoolTokens = 32
+			e := newEngine(t, cfg)
 			send(t, e, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: StagePrefillTransfer})
-			send(t, e, Request{Tenant: "B", PromptTokens: 8})
+			send(t, e, Request{Tenant: "C", PromptTokens: 8})
 			require.Equal(t, []int{1}, e.Lingering())
 			require.True(t, e.Responses()[0].Lingering)
 			n := e.Log().Len()
@@ -264,47 +399,55 @@ func TestSettle(t *testing.T) {
 				assert.Equal(t, want, m.DeferredRelease[o], o)
 			}
 			assert.Zero(t, m.PagesLingering)
-			assert.Zero(t, m.PagesAllocated)
-			assert.Equal(t, 16, m.PagesFree)
-			assert.Equal(t, tc.stale, m.PagesStale)
+			assert.Zero(t, m.Decode.Allocated)
+			assert.Equal(t, 32, m.Decode.Free)
+			assert.Equal(t, tc.stale, m.Decode.Stale)
+			assert.Equal(t, tc.outcome == OutcomeTimeout, m.Prefill.Allocated == 8, "prefill keeps its pages until its late write lands")
 			assert.Empty(t, e.Lingering())
 			assert.False(t, e.Responses()[0].Lingering)
 			assert.Equal(t, StateCancelled, e.Responses()[0].State, "settling does not change how the request ended")
 			for id := range 8 {
-				assert.Equal(t, tc.writer, e.pool.writer[id])
+				assert.Equal(t, tc.writer, e.decode().writer[id])
 			}
 			assertReleasedOnce(t, e)
 
-			// The released pages come back first (LIFO): a placeholder of
-			// tenant C reads them.
+			// The released pages come back first (LIFO): C's 20 tokens,
+			// which prefill rejects and decode admits, are reserved over
+			// them, C's own earlier pages and 4 never written.
 			resp := send(t, e, Request{Tenant: "C", PromptTokens: 20})
-			assert.Equal(t, pg(0, 8), resp.ReadPages)
+			assert.Equal(t, pg(0, 20), resp.ReadPages)
 			switch tc.outcome {
 			case OutcomeDrained:
-				assert.Equal(t, []Leak{{Tenant: "A", Pages: 7}}, resp.Leaks, "the drained pages are stale like any other")
+				assert.Equal(t, []Leak{{Tenant: "A", Pages: 7, Tokens: 7}}, resp.Leaks, "the drained pages are stale like any other")
+				assert.Equal(t, []int{1 + 8, 7, 4}, []int{resp.OwnTokens, resp.ForeignTokens, resp.EmptyTokens})
 				assert.Empty(t, resp.LateWriteFrom, "the drain landed before the pages were freed")
 			case OutcomeTimeout:
 				// The second bug class: the transfer still in flight lands in
 				// C's own pages, the placeholder's page included.
-				assert.Equal(t, []Leak{{Tenant: "A", Pages: 8}}, resp.Leaks)
+				assert.Equal(t, []Leak{{Tenant: "A", Pages: 8, Tokens: 8}}, resp.Leaks)
+				assert.Equal(t, []int{8, 8, 4}, []int{resp.OwnTokens, resp.ForeignTokens, resp.EmptyTokens})
 				assert.Equal(t, []int{1}, resp.LateWriteFrom)
 				assert.Contains(t, resp.Verdict(), "written late into its own pages by r1's prefill half")
 				late := eventsOf(e.Log().Copy(), 1)
 				ev := late[len(late)-1]
+				assert.Equal(t, StageRelease, ev.Stage, "prefill frees its pages once its late write landed")
+				assert.Equal(t, ServerPrefill, ev.Pool)
+				ev = late[len(late)-2]
 				assert.Equal(t, 3, ev.Victim)
 				assert.Equal(t, pg(0, 8), ev.Pages)
 				assert.Contains(t, ev.Text, "handed 0–7 to r3 (tenant C)")
 				assert.Equal(t, 1, e.Metrics().LateWrites)
+				assert.Zero(t, e.Metrics().Prefill.Allocated)
 			case OutcomeError:
 				assert.False(t, resp.Leaked())
-				assert.Equal(t, 7, resp.ZeroedPages)
+				assert.Equal(t, 7+4, resp.ZeroedPages)
 			}
 		})
 	}
 }
 
 // A drain writes only the pages prefill would have written: the prompt's,
-// not the rest of the slot.
+// or its placeholder's when both servers rejected it.
 func TestSettleDrainWritesOnlyThePrompt(t *testing.T) {
 	for _, tc := range []struct {
 		tokens  int
@@ -315,7 +458,7 @@ func TestSettleDrainWritesOnlyThePrompt(t *testing.T) {
 		n := e.Log().Len()
 		require.NoError(t, e.Settle(1, OutcomeDrained))
 		assert.Equal(t, tc.written, e.Log().At(n).Pages)
-		assert.Equal(t, tc.written.Len(), e.Metrics().PagesStale)
+		assert.Equal(t, tc.written.Len(), e.Metrics().Decode.Stale)
 	}
 }
 
@@ -326,9 +469,10 @@ func TestSettleWithScrub(t *testing.T) {
 	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillTransfer})
 	require.NoError(t, e.Settle(1, OutcomeDrained))
 	m := e.Metrics()
-	assert.Equal(t, 8, m.ScrubWrites)
-	assert.Equal(t, int64(8*DefaultKVBytesTok), m.ScrubBytes)
-	assert.Zero(t, m.PagesStale, "the drained pages were scrubbed on free")
+	assert.Equal(t, 8+8, m.ScrubWrites, "prefill's 8 pages and decode's")
+	assert.Equal(t, int64(16*DefaultKVBytesTok), m.ScrubBytes)
+	assert.Zero(t, m.Decode.Stale, "the drained pages were scrubbed on free")
+	assert.Zero(t, m.Prefill.Stale)
 }
 
 func TestSettleErrorsChangeNothing(t *testing.T) {
@@ -373,19 +517,21 @@ func TestSettleErrorsChangeNothing(t *testing.T) {
 // Every terminal state in one run: each request gives back exactly what it
 // took, once.
 func TestEveryTerminalStateReleasesOnce(t *testing.T) {
-	cfg := Config{ContextTokens: 64, PoolTokens: 32, PageTokens: 1, SlotPages: 8,
+	// Prefill's pool of 32 tokens rejects 26 tokens or more; decode's of
+	// 64 admits up to 57.
+	cfg := Config{ContextTokens: 64, PoolTokens: 32, DecodePoolTokens: 64, PageTokens: 1,
 		Mode: Vulnerable, Allocator: LIFO, Cancel: CancelOneHalf, KVBytesPerToken: 1}
 	e := newEngine(t, cfg)
 	reqs := []Request{
 		{Tenant: "A", PromptTokens: 8, Content: DemoSecret},             // finished
-		{Tenant: "B", PromptTokens: 40},                                 // placeholder: finished, leaks
+		{Tenant: "B", PromptTokens: 40},                                 // prefill rejects, decode admits: finished, leaks
 		{Tenant: "C", PromptTokens: 65},                                 // API reject
 		{Tenant: "A", PromptTokens: 12, FailTransfer: true},             // 500
 		{Tenant: "B", PromptTokens: 8, CancelAt: StagePrefillForward},   // lingers
 		{Tenant: "C", PromptTokens: 8, CancelAt: StageDecodeTransfer},   // aborted, released
-		{Tenant: "A", PromptTokens: 16, CancelAt: StagePrefillTransfer}, // lingers
-		{Tenant: "B", PromptTokens: 9},                                  // waits: 8 free
-		{Tenant: "C", PromptTokens: 40, CancelAt: StageDecodeRunning},   // placeholder, cancelled
+		{Tenant: "A", PromptTokens: 16, CancelAt: StagePrefillTransfer}, // lingers, on both servers
+		{Tenant: "B", PromptTokens: 41},                                 // waits: 40 free on decode
+		{Tenant: "C", PromptTokens: 40, CancelAt: StageDecodeRunning},   // prefill rejects, cancelled
 	}
 	for _, r := range reqs {
 		send(t, e, r)
@@ -398,20 +544,25 @@ func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 	assert.Equal(t, []State{StateFinished, StateFinished, StateRejected, StateErrored, StateCancelled,
 		StateCancelled, StateCancelled, StateWaiting, StateCancelled}, states)
 	assert.Equal(t, []int{5, 7}, e.Lingering())
+	assert.Equal(t, 16, e.Metrics().Prefill.Allocated, "request 7's prefill half keeps its pages")
 	require.NoError(t, e.Settle(7, OutcomeTimeout))
 	assertReleasedOnce(t, e)
 	r8 := e.Responses()[7]
 	assert.Equal(t, StateFinished, r8.State, "the timeout freed 16 pages: request 8 goes on")
 	assert.Equal(t, []int{7}, r8.LateWriteFrom, "and request 7's transfer lands in its pages")
+	assert.Zero(t, e.Metrics().Prefill.Allocated, "request 7's prefill half is done once it landed")
 	require.NoError(t, e.Settle(5, OutcomeError))
 	assertReleasedOnce(t, e)
 	m := e.Metrics()
-	assert.Zero(t, m.PagesAllocated)
+	assert.Zero(t, m.Decode.Allocated)
 	assert.Equal(t, map[Outcome]int{OutcomeDrained: 0, OutcomeTimeout: 1, OutcomeError: 1}, m.DeferredRelease)
+	r2 := e.Responses()[1]
+	assert.Equal(t, []Leak{{Tenant: "A", Pages: 7, Tokens: 7}}, r2.Leaks)
 	assert.Equal(t, Metrics{
-		Requests: 9, Responses: 5, LeakedResponses: 2, LeakedPages: 7 + 9, WrongStatus: 1,
+		Requests: 9, Responses: 5, LeakedResponses: 2, LeakedPages: 7 + r8.LeakedPages.Len(), WrongStatus: 2,
 		Finished: 3, Rejected: 1, Errored: 1, Cancelled: 4,
-		PagesTotal: 32, PagesFree: 32, PagesStale: m.PagesStale,
+		Prefill:         PoolMetrics{Total: 32, Free: 32, Staged: m.Prefill.Staged, Stale: m.Prefill.Stale},
+		Decode:          PoolMetrics{Total: 64, Free: 64, Staged: m.Decode.Staged, Stale: m.Decode.Stale},
 		DeferredRelease: m.DeferredRelease, LateWrites: 1,
 	}, m)
 }
