@@ -18,22 +18,58 @@ func states(v PipelineView) []string {
 	return out
 }
 
-func TestPipelineFollowsTheDemosRequestB(t *testing.T) {
-	s := NewSession()
-	require.NoError(t, s.SelectStep(15)) // r2's admission
-	v := s.Pipeline()
-	assert.Equal(t, 2, v.Request)
-	assert.Equal(t, "B", v.Tenant)
-	assert.Equal(t, engine.StageAdmission, v.Stage)
-	// router, intake, admission, bootstrap, prealloc, forward, send_kv_chunk, transfer, running, response, release
-	assert.Equal(t, []string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}, states(v))
-	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", v.Door)
-	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
-	assert.Equal(t, "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens", v.DecodeIntake)
-	assert.Empty(t, v.Transfer, "nothing crossed the link yet")
+// The demo's B as each server's validate_input_length words it.
+const (
+	prefillRejectsB = "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]"
+	decodeAdmitsB   = "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens"
+	walkedThrough   = "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."
+)
 
+// The diagram at B's admission (step 15) in the demo's scenarios: each
+// server's verdict, what the door saw, where the request goes next.
+func TestPipelineAtBsAdmission(t *testing.T) {
+	cases := []struct {
+		preset, prefill, decode, door string
+		// router, intake, admission, bootstrap, prealloc, forward, send_kv_chunk, transfer, running, response, release
+		states []string
+	}{
+		{"demo", prefillRejectsB, decodeAdmitsB, walkedThrough,
+			[]string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}},
+		// Decode's pool as small as prefill's: both reject B. The door
+		// lets it in; decode reserves one page for its own placeholder
+		// and answers the 400 itself, after it ran.
+		{"symmetric", prefillRejectsB, "decode: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0], reserves 1 page for it", walkedThrough,
+			[]string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}},
+		// Decode's verdict is what it would have reserved: the door
+		// retires B first.
+		{"demo-fixed", prefillRejectsB, decodeAdmitsB,
+			"Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).",
+			[]string{"never", "done", "current", "never", "never", "never", "never", "never", "never", "later", "never"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.preset, func(t *testing.T) {
+			s := NewSession()
+			require.NoError(t, s.LoadPreset(tc.preset))
+			require.NoError(t, s.SelectStep(15))
+			v := s.Pipeline()
+			assert.Equal(t, 2, v.Request)
+			assert.Equal(t, "B", v.Tenant)
+			assert.Equal(t, engine.StageAdmission, v.Stage)
+			assert.Equal(t, tc.prefill, v.PrefillIntake)
+			assert.Equal(t, tc.decode, v.DecodeIntake)
+			assert.Equal(t, tc.door, v.Door)
+			assert.Equal(t, tc.states, states(v))
+			assert.Empty(t, v.Transfer, "nothing crossed the link yet")
+		})
+	}
+}
+
+// After the door: prefill's one placeholder token crosses the link into
+// the pages decode reserved for the prompt as it saw it.
+func TestPipelineFollowsBAfterTheDoor(t *testing.T) {
+	s := NewSession()
 	require.NoError(t, s.SelectStep(19)) // send_kv_chunk
-	v = s.Pipeline()
+	v := s.Pipeline()
 	assert.Equal(t, engine.StagePrefillTransfer, v.Stage)
 	assert.Equal(t, "wrote 1 token into 1 of 8 reserved pages; decode commits 125 positions (prefill's one placeholder token)", v.Transfer)
 	assert.Equal(t, "prefill.transfer", v.Prefill)
@@ -46,6 +82,13 @@ func TestPipelineFollowsTheDemosRequestB(t *testing.T) {
 	assert.Equal(t, "release", v.Prefill)
 	assert.Equal(t, "release", v.Decode)
 	assert.Equal(t, StageCurrent, v.Stages[len(v.Stages)-1].State)
+
+	require.NoError(t, s.LoadPreset("symmetric"))
+	require.NoError(t, s.SelectStep(19))
+	assert.Equal(t, "wrote 1 token into 1 of 1 reserved pages; decode commits 1 position (prefill's one placeholder token)", s.Pipeline().Transfer)
+	require.NoError(t, s.SelectStep(0))
+	assert.Equal(t, "400", s.Response().Status)
+	assert.NotEqual(t, "leak", s.Response().Tone)
 }
 
 // Each server's verdict shows once its own validate_input_length has run:
@@ -60,14 +103,14 @@ func TestPipelineShowsEachServersIntakeAsItRuns(t *testing.T) {
 	require.NoError(t, s.SelectStep(13)) // r2's intake on prefill
 	v = s.Pipeline()
 	assert.Equal(t, engine.StageIntake, v.Stage)
-	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
+	assert.Equal(t, prefillRejectsB, v.PrefillIntake)
 	assert.Empty(t, v.DecodeIntake, "decode has not seen the prompt yet")
 	assert.Equal(t, "not started", v.Decode)
 	assert.Equal(t, "Not reached yet.", v.Door)
 
 	require.NoError(t, s.SelectStep(14)) // r2's intake on decode
 	v = s.Pipeline()
-	assert.Equal(t, "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens", v.DecodeIntake)
+	assert.Equal(t, decodeAdmitsB, v.DecodeIntake)
 	assert.Equal(t, "intake", v.Decode)
 
 	// A prompt the API refuses reaches neither server's intake.
@@ -77,42 +120,6 @@ func TestPipelineShowsEachServersIntakeAsItRuns(t *testing.T) {
 	assert.Empty(t, v.PrefillIntake)
 	assert.Empty(t, v.DecodeIntake)
 	assert.Equal(t, "Never reached: the API refused the prompt (longer than the context).", v.Door)
-}
-
-// With decode's pool as small as prefill's, both servers reject B: decode
-// reserves one page for its own placeholder and answers the 400 itself,
-// after the vulnerable door let B through.
-func TestPipelineOfTheSymmetricPools(t *testing.T) {
-	s := NewSession()
-	require.NoError(t, s.LoadPreset("symmetric"))
-	require.NoError(t, s.SelectStep(15))
-	v := s.Pipeline()
-	assert.Equal(t, engine.StageAdmission, v.Stage)
-	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
-	assert.Equal(t, "decode: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0], reserves 1 page for it", v.DecodeIntake)
-	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", v.Door,
-		"the door let B in; the 400 comes from decode, after it ran")
-	assert.Equal(t, []string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}, states(v))
-
-	require.NoError(t, s.SelectStep(19))
-	v = s.Pipeline()
-	assert.Equal(t, "wrote 1 token into 1 of 1 reserved pages; decode commits 1 position (prefill's one placeholder token)", v.Transfer)
-
-	require.NoError(t, s.SelectStep(0))
-	assert.Equal(t, "400", s.Response().Status)
-	assert.False(t, s.Response().Tone == "leak")
-}
-
-func TestPipelineShowsTheFixedDoorRetiring(t *testing.T) {
-	s := NewSession()
-	require.NoError(t, s.LoadPreset("demo-fixed"))
-	require.NoError(t, s.SelectStep(15))
-	v := s.Pipeline()
-	assert.Equal(t, engine.StageAdmission, v.Stage)
-	assert.Equal(t, "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).", v.Door)
-	assert.Equal(t, []string{"never", "done", "current", "never", "never", "never", "never", "never", "never", "later", "never"}, states(v))
-	assert.Equal(t, "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]", v.PrefillIntake)
-	assert.Equal(t, "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens", v.DecodeIntake, "what decode would have reserved")
 }
 
 func TestPipelineBeforeAnyRequest(t *testing.T) {
