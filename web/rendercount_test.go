@@ -50,7 +50,7 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 	got := rendersOf(t, m, e, m.onSend)
 	t.Logf("components rendered by a Send: %v", got)
 	assert.Equal(t, 1, got["playground"], "the page renders once")
-	changed := []string{"responsePanel", "stepper", "scrubber", "scrubMarks", "pipelineView", "poolView", "gridView", "poolGrid", "metricsPanel", "prometheusView", "eventLog", "sharePanel"}
+	changed := []string{"responsePanel", "stepper", "scrubber", "scrubMarks", "pipelineView", "poolView", "gridView", "poolGrid", "prefillPool", "metricsPanel", "prometheusView", "eventLog", "sharePanel"}
 	for _, c := range changed {
 		assert.Equal(t, 1, got[c], "%s shows the new response", c)
 	}
@@ -65,12 +65,19 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 func TestStepRendersOnlyWhatChanged(t *testing.T) {
 	m, e := mountPage(t)
 	got := rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, 1) })
-	for _, changed := range []string{"responsePanel", "stepper", "scrubber", "pipelineView", "poolView", "gridView", "poolGrid", "eventLog"} {
+	for _, changed := range []string{"responsePanel", "stepper", "scrubber", "pipelineView", "poolView", "gridView", "poolGrid", "prefillPool", "eventLog"} {
 		assert.Equal(t, 1, got[changed], "%s shows the step", changed)
 	}
 	for _, same := range []string{"intro", "settingsForm", "requestForm", "metricsPanel", "scrubMarks"} {
 		assert.Zero(t, got[same], "%s did not change", same)
 	}
+
+	// From B's decode.transfer to its decode.running: an event of decode's
+	// alone, so prefill's pool is not rendered again.
+	rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, 21) })
+	got = rendersOf(t, m, e, func(ctx app.Context) { m.onSelectStep(ctx, 22) })
+	assert.Equal(t, 1, got["gridView"], "decode's pool shows the read")
+	assert.Zero(t, got["prefillPool"], "prefill's pool did not change")
 }
 
 // Each step of the demo renders the pipeline stages whose state it changed
