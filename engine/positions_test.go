@@ -157,3 +157,43 @@ func TestPrefillPoolShowsStaleNeverLeaked(t *testing.T) {
 	}
 	assert.Equal(t, 7, leaked)
 }
+
+// MixedPages are the pages decode read whose first position is the
+// reader's own and whose later positions hold another tenant's KV, in page
+// order, the same on every replay. A page whose first position is another
+// tenant's is a leaked page, not a mixed one, whatever its later
+// positions hold.
+func TestMixedPages(t *testing.T) {
+	cfg := DemoConfig()
+	cfg.DecodePoolTokens, cfg.Allocator = 256, FIFO // 16 pages, handed out in the order freed
+	ops := []Op{
+		SendOp(Request{Tenant: "A", PromptTokens: 120, Content: DemoSecret}),       // pages 0–7
+		SendOp(Request{Tenant: "A", PromptTokens: 120, Content: "quarterly plan"}), // pages 8–15
+		SendOp(Request{Tenant: "B", PromptTokens: 125}),                            // its placeholder in page 0
+		SendOp(Request{Tenant: "B", PromptTokens: 125}),                            // in page 8
+		SendOp(Request{Tenant: "B", PromptTokens: 249}),                            // reads pages 0–15
+	}
+	for range 20 { // Go's map order differs from run to run
+		e, err := Replay(cfg, ops)
+		require.NoError(t, err)
+		b := e.Responses()[4]
+		require.Equal(t, pg(0, 16), b.ReadPages)
+		require.Equal(t, Pages{{0, 1}, {8, 1}}, b.MixedPages, "B's earlier placeholders, A's KV past them")
+	}
+
+	// FIFO hands C a reservation whose first page is D's: page 0, where B's
+	// placeholder sits before A's KV, is leaked (its first position is B's),
+	// not mixed; page 8, C's own placeholder before D's KV, is mixed.
+	cfg = DemoConfig()
+	cfg.Allocator = FIFO
+	e := newEngine(t, cfg)
+	send(t, e, Request{Tenant: "A", PromptTokens: 120, Content: DemoSecret})
+	send(t, e, Request{Tenant: "D", PromptTokens: 16})
+	send(t, e, Request{Tenant: "B", PromptTokens: DemoPromptB})
+	c := send(t, e, Request{Tenant: "C", PromptTokens: DemoPromptB})
+	assert.Equal(t, Pages{{8, 1}, {0, 7}}, c.ReadPages)
+	assert.Equal(t, 7, c.LeakedPages.Len())
+	assert.True(t, containsAll(c.LeakedPages, pg(0, 7)), "pages 0–6: %s", c.LeakedPages)
+	assert.Equal(t, pg(8, 1), c.MixedPages)
+	assert.Equal(t, []Leak{{Tenant: "A", Pages: 6, Tokens: 108}, {Tenant: "D", Pages: 0, Tokens: 15}, {Tenant: "B", Pages: 1, Tokens: 1}}, c.Leaks)
+}

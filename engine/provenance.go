@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -51,8 +53,13 @@ func (e *Engine) readInto(resp *Response, read Pages, committed int, reader *rec
 		}
 	}
 	// A page a write ended inside holds other writers past its first: move
-	// those positions from the page's first writer to theirs.
-	for id, ps := range e.partialIn(read) {
+	// those positions from the page's first writer to theirs. In page
+	// order, so that MixedPages does not follow the map's.
+	partial := e.partialIn(read)
+	for _, id := range slices.Sorted(maps.Keys(partial)) {
+		ps := partial[id]
+		w0 := ps[0].Writer // a write starts at position 0: a partial page's first run has a writer
+		own := w0 != noRequest && int(e.reqTenant[w0-1]) == reader.tenant
 		span := size
 		if id == lastPage(read) {
 			span = tail
@@ -70,8 +77,8 @@ func (e *Engine) readInto(resp *Response, read Pages, committed int, reader *rec
 				continue // counted with the page
 			}
 			tokens[count(ps[0].Writer, 0)] -= n
-			if t := count(p.Writer, n); t != 0 && int(e.reqTenant[p.Writer-1]) != reader.tenant {
-				resp.MixedPages = resp.MixedPages.add(id)
+			if t := count(p.Writer, n); t != 0 && own && int(e.reqTenant[p.Writer-1]) != reader.tenant {
+				resp.MixedPages = resp.MixedPages.add(id) // a page whose first position is another's is leaked
 			}
 		}
 	}
