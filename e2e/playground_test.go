@@ -350,8 +350,11 @@ func TestScreenshots(t *testing.T) {
 	assertDemoLeak(t, b)
 	shoot("")
 	choosePreset(b, "glm-launch")
-	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page="0-1329"]`))
+	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page="0-2047"]`))
 	shoot("-glm-launch")
+	choosePreset(b, "symmetric")
+	waitFor(b, "the symmetric pools' 400", `document.querySelector("#verdict").textContent.includes("400")`)
+	shoot("-symmetric")
 }
 
 const phoneWidth = 360

@@ -27,4 +27,8 @@ func TestScreenshotsDark(t *testing.T) {
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the pool map", jsExists(`#pool-map`))
 	b.Screenshot(filepath.Join(dir, "desktop-dark-glm-launch.png"), 1280)
+	b.Screenshot(filepath.Join(dir, "phone-dark-glm-launch.png"), phoneWidth)
+	choosePreset(b, "symmetric")
+	b.Screenshot(filepath.Join(dir, "desktop-dark-symmetric.png"), 1280)
+	b.Screenshot(filepath.Join(dir, "phone-dark-symmetric.png"), phoneWidth)
 }

@@ -30,13 +30,13 @@ func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) s
 	if c.ScrubOnFree {
 		scrub = "1"
 	}
-	parts := []string{"v=2"}
+	parts := []string{"v=3"}
 	if slug != "" {
 		parts = append(parts, "preset="+url.QueryEscape(slug))
 	}
 	parts = append(parts,
 		"ctx="+strconv.Itoa(c.ContextTokens), "pool="+strconv.Itoa(c.PoolTokens),
-		"page="+strconv.Itoa(c.PageTokens), "slot="+strconv.Itoa(c.SlotPages),
+		"dpool="+strconv.Itoa(c.DecodePoolTokens), "page="+strconv.Itoa(c.PageTokens),
 		"mode="+string(c.Mode), "alloc="+string(c.Allocator), "cancel="+string(c.Cancel), "scrub="+scrub)
 	// The experiments' keys are written only away from their defaults.
 	if c.Door != "" {
