@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -14,8 +13,10 @@ type builder struct {
 	cfg    engine.Config
 	log    engine.Log
 	events []event
-	// tracks are the (process, request) tracks in use, to name them.
-	tracks map[track]bool
+	// tracks are the requests with a track on each process, in the order
+	// they first drew on it, to name them; seen says which are there.
+	tracks [pidDecode + 1][]int
+	seen   map[track]bool
 	// first and last are each request's first and last log step.
 	first, last map[int]int
 	flows       int
@@ -27,7 +28,7 @@ type track struct {
 }
 
 func newBuilder(e *engine.Engine) *builder {
-	return &builder{e: e, cfg: e.Config(), log: e.Log(), tracks: map[track]bool{}, first: map[int]int{}, last: map[int]int{}}
+	return &builder{e: e, cfg: e.Config(), log: e.Log(), seen: map[track]bool{}, first: map[int]int{}, last: map[int]int{}}
 }
 
 // slot is where step n's slot starts, in microseconds.
@@ -56,8 +57,9 @@ func pidsOf(h engine.Half) []pid {
 func onDecode(h engine.Half) bool { return h == engine.HalfDecode || h == engine.HalfBoth }
 
 func (b *builder) add(ev event) {
-	if ev.ph != 'C' {
-		b.tracks[track{ev.pid, ev.tid}] = true
+	if t := (track{ev.pid, ev.tid}); ev.ph != 'C' && !b.seen[t] {
+		b.seen[t] = true
+		b.tracks[ev.pid] = append(b.tracks[ev.pid], ev.tid)
 	}
 	b.events = append(b.events, ev)
 }
@@ -80,23 +82,22 @@ func (b *builder) build() {
 		pools.sample(ev.Step)
 	}
 	b.requests()
-	sort.SliceStable(b.events, func(i, j int) bool { return b.events[i].ts < b.events[j].ts })
-	b.events = append(b.metadata(), b.events...)
+	b.events = append(b.metadata(), byTime(b.events)...)
 }
 
 // stage draws one log event: its slice on each process of its half, and
 // what the stage adds — the door's instants, the transfer's flow, the
 // response's verdict.
 func (b *builder) stage(i int, ev *engine.Event, decode *engine.Snapshot) {
-	args := []arg{num("step", ev.Step), str("tenant", ev.Tenant), str("half", string(ev.Half))}
+	a := newArgs().num("step", ev.Step).str("tenant", ev.Tenant).str("half", string(ev.Half))
 	if len(ev.Pages) > 0 {
-		args = append(args, str("pool", string(ev.Pool)), num("pages", ev.Pages.Len()), str("page_ids", ev.Pages.String()))
+		a.str("pool", string(ev.Pool)).num("pages", ev.Pages.Len()).str("page_ids", ev.Pages.String())
 	}
 	if ev.Poll != "" {
-		args = append(args, str("KVPoll", string(ev.Poll)))
+		a.str("KVPoll", string(ev.Poll))
 	}
 	if ev.Victim != 0 {
-		args = append(args, str("victim", "r"+strconv.Itoa(ev.Victim)))
+		a.str("victim", "r"+strconv.Itoa(ev.Victim))
 	}
 	switch ev.Stage {
 	case engine.StageIntake:
@@ -104,13 +105,13 @@ func (b *builder) stage(i int, ev *engine.Event, decode *engine.Snapshot) {
 	case engine.StageAdmission:
 		b.admission(i, ev)
 	case engine.StagePrefillTransfer:
-		args = append(args, b.transfer(i, ev, decode)...)
+		b.transfer(i, ev, decode, a)
 	case engine.StageResponse:
-		args = append(args, b.response(ev)...)
+		b.response(ev, a)
 	}
-	args = append(args, str("text", ev.Text))
+	js := a.str("text", ev.Text).json()
 	for _, p := range pidsOf(ev.Half) {
-		b.add(event{name: string(ev.Stage), cat: "stage", ph: 'X', ts: slot(ev.Step), dur: StepMicros, pid: p, tid: ev.Request, args: args})
+		b.add(event{name: string(ev.Stage), cat: "stage", ph: 'X', ts: slot(ev.Step), dur: StepMicros, pid: p, tid: ev.Request, args: js})
 	}
 }
 
@@ -130,10 +131,9 @@ const (
 func (b *builder) intake(ev *engine.Event) {
 	r := b.resp(ev.Request)
 	if ev.Half == engine.HalfAPI {
-		b.add(event{name: "context check", cat: "door", ph: 'i', ts: mid(ev.Step), pid: pidRouter, tid: ev.Request, args: []arg{
-			num("prompt_tokens", r.Tokens), num("context_len", b.cfg.ContextTokens),
-			str("verdict", "refused: input_tokens >= context_len, 400"),
-		}})
+		a := newArgs().num("prompt_tokens", r.Tokens).num("context_len", b.cfg.ContextTokens).
+			str("verdict", "refused: input_tokens >= context_len, 400")
+		b.add(event{name: "context check", cat: "door", ph: 'i', ts: mid(ev.Step), pid: pidRouter, tid: ev.Request, args: a.json()})
 		return
 	}
 	server, rejected, p := engine.ServerPrefill, r.PrefillRejected, pidPrefill
@@ -144,11 +144,9 @@ func (b *builder) intake(ev *engine.Event) {
 	if rejected {
 		verdict, toFinish, prompt = "rejected: set_finish_with_abort", pendingAbort, 1
 	}
-	b.add(event{name: "validate_input_length", cat: "door", ph: 'i', ts: mid(ev.Step), pid: p, tid: ev.Request, args: []arg{
-		num("prompt_tokens", r.Tokens), num("max_req_input_len", b.cfg.LimitsOf(server).MaxReqInputLen()),
-		str("verdict", verdict), num("origin_input_ids", prompt),
-		boolean("finished()", false), str("to_finish", toFinish),
-	}})
+	a := newArgs().num("prompt_tokens", r.Tokens).num("max_req_input_len", b.cfg.LimitsOf(server).MaxReqInputLen()).
+		str("verdict", verdict).num("origin_input_ids", prompt).boolean("finished()", false).str("to_finish", toFinish)
+	b.add(event{name: "validate_input_length", cat: "door", ph: 'i', ts: mid(ev.Step), pid: p, tid: ev.Request, args: a.json()})
 }
 
 // admission is the door's decision, drawn on each server with what that
@@ -169,10 +167,9 @@ func (b *builder) admission(i int, ev *engine.Event) {
 		if s.rejected {
 			toFinish = pendingAbort
 		}
-		b.add(event{name: "admission door", cat: "door", ph: 'i', ts: mid(ev.Step), pid: s.pid, tid: ev.Request, args: []arg{
-			boolean("finished()", false), str("to_finish", toFinish),
-			num("max_req_input_len", b.cfg.LimitsOf(s.server).MaxReqInputLen()), str("verdict", verdict),
-		}})
+		a := newArgs().boolean("finished()", false).str("to_finish", toFinish).
+			num("max_req_input_len", b.cfg.LimitsOf(s.server).MaxReqInputLen()).str("verdict", verdict)
+		b.add(event{name: "admission door", cat: "door", ph: 'i', ts: mid(ev.Step), pid: s.pid, tid: ev.Request, args: a.json()})
 	}
 }
 
@@ -188,12 +185,12 @@ func (b *builder) next(i, id int, ok func(*engine.Event) bool) *engine.Event {
 
 // transfer is send_kv_chunk: a flow from prefill's slice to the receiving
 // request's next slice on decode — its DecodeTransferQueue poll, or, for a
-// cancelled request, its release; for a late write, the victim's. It
-// returns the args the slice carries: the tokens written against the
-// positions decode will attend over.
-func (b *builder) transfer(i int, ev *engine.Event, decode *engine.Snapshot) []arg {
+// cancelled request, its release; for a late write, the victim's. It adds
+// to the slice's args the tokens written against the positions decode
+// will attend over.
+func (b *builder) transfer(i int, ev *engine.Event, decode *engine.Snapshot, a *args) {
 	if ev.Pool != engine.ServerDecode || len(ev.Pages) == 0 {
-		return nil // a failed send writes nothing
+		return // a failed send writes nothing
 	}
 	receiver := ev.Request
 	if ev.Victim != 0 {
@@ -201,16 +198,16 @@ func (b *builder) transfer(i int, ev *engine.Event, decode *engine.Snapshot) []a
 	}
 	written := tokensWritten(decode, ev.Pages, ev.Request, b.cfg.PageTokens)
 	committed := b.resp(receiver).Committed
-	args := []arg{num("tokens_written", written), str("receiver", "r"+strconv.Itoa(receiver)), num("kv_committed_len", committed)}
+	a.num("tokens_written", written).str("receiver", "r"+strconv.Itoa(receiver)).num("kv_committed_len", committed)
 	to := b.next(i, receiver, func(e *engine.Event) bool { return onDecode(e.Half) })
 	if to == nil {
-		return append(args, str("flow", "none: no later event of the receiver on decode"))
+		a.str("flow", "none: no later event of the receiver on decode")
+		return
 	}
 	b.flows++
-	flow := []arg{num("tokens_written", written), num("kv_committed_len", committed)}
+	flow := newArgs().num("tokens_written", written).num("kv_committed_len", committed).json()
 	b.add(event{name: "send_kv_chunk", cat: "kv_transfer", ph: 's', ts: mid(ev.Step), pid: pidPrefill, tid: ev.Request, id: b.flows, args: flow})
 	b.add(event{name: "send_kv_chunk", cat: "kv_transfer", ph: 'f', ts: mid(to.Step), pid: pidDecode, tid: receiver, id: b.flows, args: flow})
-	return args
 }
 
 // tokensWritten is how many positions writer's transfer wrote into pages,
@@ -228,28 +225,27 @@ func tokensWritten(decode *engine.Snapshot, pages engine.Pages, writer, pageToke
 
 // response marks the response slice with what the client got, and a leak
 // with an instant on decode's track where decode attended over it.
-func (b *builder) response(ev *engine.Event) []arg {
+func (b *builder) response(ev *engine.Event, a *args) {
 	r := b.resp(ev.Request)
-	args := []arg{num("status", r.Status), str("state", string(r.State)), str("verdict", r.Verdict())}
+	a.num("status", r.Status).str("state", string(r.State)).str("verdict", r.Verdict())
 	if r.Reason != "" {
-		args = append(args, str("reason", r.Reason))
+		a.str("reason", r.Reason)
 	}
-	args = append(args, boolean("leaked", r.Leaked()))
+	a.boolean("leaked", r.Leaked())
 	if r.Committed > 0 {
-		args = append(args, num("kv_committed_len", r.Committed), num("tokens_sent", r.Sent))
+		a.num("kv_committed_len", r.Committed).num("tokens_sent", r.Sent)
 	}
-	if !r.Leaked() {
-		return append(args, boolean("wrong_status", r.WrongStatus))
+	if r.Leaked() {
+		a.num("leaked_pages", r.LeakedPages.Len()).num("foreign_tokens", r.ForeignTokens).str("leaks", leaks(r.Leaks))
+		at := r.ReadStep
+		if at == 0 {
+			at = ev.Step
+		}
+		leak := newArgs().num("leaked_pages", r.LeakedPages.Len()).num("foreign_tokens", r.ForeignTokens).str("leaks", leaks(r.Leaks)).
+			num("kv_committed_len", r.Committed).num("tokens_sent", r.Sent).num("response_step", ev.Step)
+		b.add(event{name: "LEAK", cat: "leak", ph: 'i', ts: mid(at), pid: pidDecode, tid: ev.Request, args: leak.json()})
 	}
-	leak := []arg{num("leaked_pages", r.LeakedPages.Len()), num("foreign_tokens", r.ForeignTokens), str("leaks", leaks(r.Leaks))}
-	args = append(append(args, leak...), boolean("wrong_status", r.WrongStatus))
-	at := r.ReadStep
-	if at == 0 {
-		at = ev.Step
-	}
-	b.add(event{name: "LEAK", cat: "leak", ph: 'i', ts: mid(at), pid: pidDecode, tid: ev.Request,
-		args: append(leak, num("kv_committed_len", r.Committed), num("tokens_sent", r.Sent), num("response_step", ev.Step))})
-	return args
+	a.boolean("wrong_status", r.WrongStatus)
 }
 
 // leaks is "tenant A: 7 pages, 119 positions; …".
@@ -287,11 +283,10 @@ func (b *builder) requests() {
 		if r.Leaked() {
 			outcome += ", leak"
 		}
+		a := newArgs().str("tenant", r.Tenant).num("prompt_tokens", r.Tokens).str("path", string(r.Path)).
+			str("state", string(r.State)).num("status", r.Status).boolean("leaked", r.Leaked()).str("verdict", r.Verdict())
 		b.add(event{name: "r" + strconv.Itoa(id) + " tenant " + r.Tenant + ": " + outcome, cat: "request", ph: 'X',
-			ts: slot(first), dur: slot(end+1) - slot(first), pid: pidClient, tid: id, args: []arg{
-				str("tenant", r.Tenant), num("prompt_tokens", r.Tokens), str("path", string(r.Path)),
-				str("state", string(r.State)), num("status", r.Status), boolean("leaked", r.Leaked()), str("verdict", r.Verdict()),
-			}})
+			ts: slot(first), dur: slot(end+1) - slot(first), pid: pidClient, tid: id, args: a.json()})
 	}
 }
 
@@ -300,29 +295,21 @@ func (b *builder) metadata() []event {
 	var out []event
 	for p := pidClient; p <= pidDecode; p++ {
 		out = append(out,
-			event{name: "process_name", ph: 'M', pid: p, args: []arg{str("name", processNames[p])}},
-			event{name: "process_sort_index", ph: 'M', pid: p, args: []arg{num("sort_index", int(p))}})
+			event{name: "process_name", ph: 'M', pid: p, args: newArgs().str("name", processNames[p]).json()},
+			event{name: "process_sort_index", ph: 'M', pid: p, args: newArgs().num("sort_index", int(p)).json()})
 	}
-	ts := make([]track, 0, len(b.tracks))
-	for t := range b.tracks {
-		ts = append(ts, t)
-	}
-	sort.Slice(ts, func(i, j int) bool {
-		if ts[i].pid != ts[j].pid {
-			return ts[i].pid < ts[j].pid
+	for p := pidClient; p <= pidDecode; p++ {
+		for _, tid := range b.tracks[p] {
+			out = append(out,
+				event{name: "thread_name", ph: 'M', pid: p, tid: tid, args: newArgs().str("name", "r"+strconv.Itoa(tid)+" tenant "+b.e.TenantOf(tid)).json()},
+				event{name: "thread_sort_index", ph: 'M', pid: p, tid: tid, args: newArgs().num("sort_index", tid).json()})
 		}
-		return ts[i].tid < ts[j].tid
-	})
-	for _, t := range ts {
-		out = append(out,
-			event{name: "thread_name", ph: 'M', pid: t.pid, tid: t.tid, args: []arg{str("name", "r"+strconv.Itoa(t.tid)+" tenant "+b.e.TenantOf(t.tid))}},
-			event{name: "thread_sort_index", ph: 'M', pid: t.pid, tid: t.tid, args: []arg{num("sort_index", t.tid)}})
 	}
 	return out
 }
 
 // otherData is the trace's metadata: what run it is and how to read time.
-func (b *builder) otherData(name string) []arg {
+func (b *builder) otherData(name string) []byte {
 	c := b.cfg
 	requests := 0
 	for ; ; requests++ {
@@ -330,12 +317,38 @@ func (b *builder) otherData(name string) []arg {
 			break
 		}
 	}
-	return []arg{
-		str("generator", "kvleak playground: a GPU-free simulation of SGLang's disaggregated prefill/decode KV-cache leak"),
-		str("run", RunName(name)), str("time_model", TimeModel), num("step_us", StepMicros),
-		num("steps", b.log.Len()), num("requests", requests), num("flows", b.flows),
-		num("context_tokens", c.ContextTokens), num("prefill_pool_tokens", c.PoolTokens), num("decode_pool_tokens", c.DecodePoolTokens),
-		num("page_tokens", c.PageTokens), str("mode", string(c.Mode)), str("door_retires", c.Retires().String()),
-		str("allocator", string(c.Allocator)), str("processes", "1 client, 2 router, 3 prefill server, 4 decode server; tid = request number"),
+	return newArgs().
+		str("generator", "kvleak playground: a GPU-free simulation of SGLang's disaggregated prefill/decode KV-cache leak").
+		str("run", RunName(name)).str("time_model", TimeModel).num("step_us", StepMicros).
+		num("steps", b.log.Len()).num("requests", requests).num("flows", b.flows).
+		num("context_tokens", c.ContextTokens).num("prefill_pool_tokens", c.PoolTokens).num("decode_pool_tokens", c.DecodePoolTokens).
+		num("page_tokens", c.PageTokens).str("mode", string(c.Mode)).str("door_retires", c.Retires().String()).
+		str("allocator", string(c.Allocator)).str("processes", "1 client, 2 router, 3 prefill server, 4 decode server; tid = request number").
+		json()
+}
+
+// byTime orders events by ts, keeping the order of equal ones. Every ts is
+// a multiple of half a slot (slot, mid, a counter at a slot's end), so a
+// bucket per half slot sorts them — without the sort package's reflection
+// or a generic sort's code in the wasm.
+func byTime(evs []event) []event {
+	const half = StepMicros / 2
+	var n int64
+	for _, ev := range evs {
+		n = max(n, ev.ts/half+1)
 	}
+	next := make([]int, n+1) // where the next event of each bucket goes
+	for _, ev := range evs {
+		next[ev.ts/half+1]++
+	}
+	for i := int64(1); i <= n; i++ {
+		next[i] += next[i-1]
+	}
+	out := make([]event, len(evs))
+	for _, ev := range evs {
+		k := ev.ts / half
+		out[next[k]] = ev
+		next[k]++
+	}
+	return out
 }

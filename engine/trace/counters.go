@@ -8,7 +8,7 @@ import "kvleak/engine"
 type poolCounters struct {
 	b     *builder
 	views [2]*engine.Snapshot // prefill's and decode's pool at the current step
-	last  [2][2][]arg         // the args each counter last showed, to draw changes only
+	last  [2][2]string        // the args each counter last showed, to draw changes only
 }
 
 func newPoolCounters(b *builder) *poolCounters { return &poolCounters{b: b} }
@@ -43,27 +43,15 @@ func (c *poolCounters) sample(step int) {
 		if r, ok := v.LastResponse(); ok && v.Server() == engine.ServerDecode {
 			leaked = r.LeakedPages.Len()
 		}
-		c.draw(i, 0, "KV pool pages", ts, []arg{num("in_use", held), num("stale", stale), num("free", free)})
-		c.draw(i, 1, "leaked pages", ts, []arg{num("leaked", leaked)})
+		c.draw(i, 0, "KV pool pages", ts, newArgs().num("in_use", held).num("stale", stale).num("free", free).json())
+		c.draw(i, 1, "leaked pages", ts, newArgs().num("leaked", leaked).json())
 	}
 }
 
-func (c *poolCounters) draw(server, k int, name string, ts int64, args []arg) {
-	if same(c.last[server][k], args) {
+func (c *poolCounters) draw(server, k int, name string, ts int64, args []byte) {
+	if c.last[server][k] == string(args) {
 		return
 	}
-	c.last[server][k] = args
+	c.last[server][k] = string(args)
 	c.b.add(event{name: name, cat: "kv_pool", ph: 'C', ts: ts, pid: counterPids[server], args: args})
-}
-
-func same(a, b []arg) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -16,45 +16,52 @@ type event struct {
 	pid       pid
 	tid       int
 	id        int
-	args      []arg
+	args      []byte // a JSON object, or nil
 }
 
-// arg is one of an event's args: a string, an integer or a bool.
-type arg struct {
-	key  string
-	kind byte // 's', 'n', 'b'
-	s    string
-	n    int64
-}
+// args is an event's args, written as JSON as they are added: the page
+// links this into the wasm, where a value per arg would cost code at every
+// call site for nothing.
+type args struct{ b []byte }
 
-func str(k, v string) arg     { return arg{key: k, kind: 's', s: v} }
-func num(k string, v int) arg { return arg{key: k, kind: 'n', n: int64(v)} }
-func boolean(k string, v bool) arg {
-	a := arg{key: k, kind: 'b'}
-	if v {
-		a.n = 1
+func newArgs() *args { return &args{b: make([]byte, 0, 128)} }
+
+func (a *args) key(k string) {
+	if len(a.b) == 0 {
+		a.b = append(a.b, '{')
+	} else {
+		a.b = append(a.b, ',')
 	}
+	a.b = jsonlite.AppendString(a.b, k)
+	a.b = append(a.b, ':')
+}
+
+func (a *args) str(k, v string) *args {
+	a.key(k)
+	a.b = jsonlite.AppendString(a.b, v)
 	return a
 }
 
-func appendArgs(b []byte, args []arg) []byte {
-	b = append(b, '{')
-	for i, a := range args {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonlite.AppendString(b, a.key)
-		b = append(b, ':')
-		switch a.kind {
-		case 's':
-			b = jsonlite.AppendString(b, a.s)
-		case 'n':
-			b = strconv.AppendInt(b, a.n, 10)
-		default:
-			b = strconv.AppendBool(b, a.n != 0)
-		}
+func (a *args) num(k string, v int) *args {
+	a.key(k)
+	a.b = strconv.AppendInt(a.b, int64(v), 10)
+	return a
+}
+
+func (a *args) boolean(k string, v bool) *args {
+	a.key(k)
+	a.b = strconv.AppendBool(a.b, v)
+	return a
+}
+
+// json is the args as an object; adding more afterwards writes a new one.
+func (a *args) json() []byte {
+	if len(a.b) == 0 {
+		return nil
 	}
-	return append(b, '}')
+	out := append(a.b, '}')
+	a.b = out[: len(out)-1 : len(out)-1]
+	return out
 }
 
 // onThread reports whether the event belongs to a thread and so has a tid:
@@ -94,9 +101,9 @@ func (ev *event) appendJSON(b []byte) []byte {
 	case 'i':
 		b = append(b, `,"s":"t"`...)
 	}
-	if len(ev.args) > 0 {
+	if ev.args != nil {
 		b = append(b, `,"args":`...)
-		b = appendArgs(b, ev.args)
+		b = append(b, ev.args...)
 	}
 	return append(b, '}')
 }
@@ -105,7 +112,7 @@ func (ev *event) appendJSON(b []byte) []byte {
 func (b *builder) encode(name string) []byte {
 	out := make([]byte, 0, 256*len(b.events)+1024)
 	out = append(out, `{"displayTimeUnit":"ms","otherData":`...)
-	out = appendArgs(out, b.otherData(name))
+	out = append(out, b.otherData(name)...)
 	out = append(out, `,"traceEvents":[`...)
 	for i := range b.events {
 		if i > 0 {

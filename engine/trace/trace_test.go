@@ -173,7 +173,7 @@ func events(f file, ph, name string) []map[string]any {
 	return out
 }
 
-func args(ev map[string]any) map[string]any { return ev["args"].(map[string]any) }
+func argsOf(ev map[string]any) map[string]any { return ev["args"].(map[string]any) }
 
 func preset(t *testing.T, slug string) engine.Preset {
 	p, ok := engine.PresetBySlug(slug)
@@ -190,25 +190,25 @@ func TestDemoTellsTheLeak(t *testing.T) {
 	var door map[string]any
 	for _, ev := range events(f, "i", "admission door") {
 		if ev["pid"] == float64(pidPrefill) && ev["tid"] == 2.0 {
-			door = args(ev)
+			door = argsOf(ev)
 		}
 	}
 	assert.Equal(t, map[string]any{"finished()": false, "to_finish": "FINISH_ABORT(400, BadRequestError)", "max_req_input_len": 122.0, "verdict": "admitted"}, door)
 
 	flows := events(f, "s", "send_kv_chunk")
 	require.Len(t, flows, 2)
-	assert.Equal(t, map[string]any{"tokens_written": 120.0, "kv_committed_len": 120.0}, args(flows[0]))
-	assert.Equal(t, map[string]any{"tokens_written": 1.0, "kv_committed_len": 125.0}, args(flows[1]))
+	assert.Equal(t, map[string]any{"tokens_written": 120.0, "kv_committed_len": 120.0}, argsOf(flows[0]))
+	assert.Equal(t, map[string]any{"tokens_written": 1.0, "kv_committed_len": 125.0}, argsOf(flows[1]))
 
 	leaks := events(f, "i", "LEAK")
 	require.Len(t, leaks, 1)
 	assert.Equal(t, float64(pidDecode), leaks[0]["pid"])
 	assert.Equal(t, 2.0, leaks[0]["tid"])
-	assert.Equal(t, 7.0, args(leaks[0])["leaked_pages"])
+	assert.Equal(t, 7.0, argsOf(leaks[0])["leaked_pages"])
 	var resp map[string]any
 	for _, ev := range events(f, "X", "response") {
 		if ev["tid"] == 2.0 {
-			resp = args(ev)
+			resp = argsOf(ev)
 		}
 	}
 	assert.Equal(t, true, resp["leaked"])
@@ -223,7 +223,7 @@ func TestFixedDoorRetires(t *testing.T) {
 	var verdicts []any
 	for _, ev := range events(f, "i", "admission door") {
 		if ev["tid"] == 2.0 {
-			verdicts = append(verdicts, args(ev)["verdict"])
+			verdicts = append(verdicts, argsOf(ev)["verdict"])
 		}
 	}
 	assert.Equal(t, []any{"retired with its 400: no KV sender, no KV receiver, no page", "retired with its 400: no KV sender, no KV receiver, no page"}, verdicts)
@@ -261,7 +261,7 @@ func TestCountersAreCounts(t *testing.T) {
 		samples := events(f, "C", "KV pool pages")
 		assert.Less(t, len(samples), 100, slug)
 		for _, ev := range samples {
-			a := args(ev)
+			a := argsOf(ev)
 			total := p.Config.PagesOf(engine.ServerPrefill)
 			if ev["pid"] == float64(pidDecode) {
 				total = p.Config.PagesOf(engine.ServerDecode)
@@ -272,7 +272,7 @@ func TestCountersAreCounts(t *testing.T) {
 	_, f := export(t, preset(t, "glm-launch"))
 	var peak float64
 	for _, ev := range events(f, "C", "leaked pages") {
-		peak = max(peak, args(ev)["leaked"].(float64))
+		peak = max(peak, argsOf(ev)["leaked"].(float64))
 	}
 	assert.Equal(t, float64(4_095+677_177), peak, "B's leaked pages: A's and D's")
 }
@@ -286,7 +286,7 @@ func TestStringsAreEscaped(t *testing.T) {
 	var f file
 	require.NoError(t, json.Unmarshal(data, &f))
 	assert.Contains(t, string(data), `q\"\\\u003c\u0026\u003eé`)
-	assert.Equal(t, "r1 tenant "+tenant, args(events(f, "M", "thread_name")[0])["name"])
+	assert.Equal(t, "r1 tenant "+tenant, argsOf(events(f, "M", "thread_name")[0])["name"])
 }
 
 func TestFileName(t *testing.T) {
