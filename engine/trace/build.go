@@ -78,7 +78,7 @@ func (b *builder) build() {
 	for i := range n {
 		ev := b.log.At(i)
 		pools.move(ev.Step)
-		b.stage(i, ev, pools.views[1])
+		b.stage(i, ev, pools.views[decodeView])
 		pools.sample(ev.Step)
 	}
 	b.requests()
@@ -115,7 +115,7 @@ func (b *builder) stage(i int, ev *engine.Event, decode *engine.Snapshot) {
 	}
 }
 
-// resp is the response to the request of ev.
+// resp is the response to a request.
 func (b *builder) resp(request int) engine.Response {
 	r, _ := b.e.Response(request)
 	return r

@@ -15,6 +15,9 @@ func newPoolCounters(b *builder) *poolCounters { return &poolCounters{b: b} }
 
 var counterPids = [2]pid{pidPrefill, pidDecode}
 
+// decodeView is decode's pool in poolCounters.views, in engine.Servers' order.
+const decodeView = 1
+
 // move brings both views to step, a step past the last: ViewAtOf redoes
 // only that step's changes.
 func (c *poolCounters) move(step int) {
