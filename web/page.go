@@ -93,7 +93,7 @@ func (p *playground) Render() app.UI {
 					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
 				newRequestForm().Form(v.request).
 					OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
-				newSharePanel().Links(v.links).OnExport(p.exportRun).OnImport(p.onImport),
+				newSharePanel().Links(v.links).OnExport(p.exportRun).OnExportTrace(p.exportTrace).OnImport(p.onImport),
 			),
 			app.Div().Class("col-results").Body(
 				slot("tour-slot", v.tour.Open, func() app.UI {

@@ -28,15 +28,20 @@ func (c *sharePanel) onExport(ctx app.Context, e app.Event) {
 		c.say("Export failed: "+err.Error(), true)
 		return
 	}
+	download("kvleak-run.json", run.data)
+	c.say(fmt.Sprintf("Exported %d operations and %d events as kvleak-run.json.", run.ops, run.events), false)
+}
+
+// download hands JSON data to the browser as a file called name.
+func download(name string, data []byte) {
 	win := app.Window()
-	blob := win.Get("Blob").New([]any{string(run.data)}, map[string]any{"type": "application/json"})
+	blob := win.Get("Blob").New([]any{string(data)}, map[string]any{"type": "application/json"})
 	href := win.Get("URL").Call("createObjectURL", blob)
 	a := win.Get("document").Call("createElement", "a")
 	a.Set("href", href)
-	a.Set("download", "kvleak-run.json")
+	a.Set("download", name)
 	a.Call("click")
 	win.Get("URL").Call("revokeObjectURL", href)
-	c.say(fmt.Sprintf("Exported %d operations and %d events as kvleak-run.json.", run.ops, run.events), false)
 }
 
 // onImportFile reads the chosen file and loads its run. A bad file changes

@@ -32,8 +32,9 @@ type sharePanel struct {
 	msg     string
 	err     bool
 
-	export   func() (runExport, error)
-	onImport func(ctx app.Context, data []byte) (ops int, err error)
+	export      func() (runExport, error)
+	exportTrace func() (traceExport, error)
+	onImport    func(ctx app.Context, data []byte) (ops int, err error)
 }
 
 func newSharePanel() *sharePanel { return &sharePanel{} }
@@ -42,6 +43,12 @@ func (c *sharePanel) Links(v shareLinks) *sharePanel { c.ILinks = v; return c }
 
 // OnExport gives the run to download.
 func (c *sharePanel) OnExport(fn func() (runExport, error)) *sharePanel { c.export = fn; return c }
+
+// OnExportTrace gives the run's trace to download (tracefile.go).
+func (c *sharePanel) OnExportTrace(fn func() (traceExport, error)) *sharePanel {
+	c.exportTrace = fn
+	return c
+}
 
 // OnImport loads a file's run and returns its length in operations; an
 // error says why nothing changed.
@@ -64,9 +71,12 @@ func (c *sharePanel) Render() app.UI {
 			app.Button().ID("embed").Type("button").Class("secondary").Text("Embed").
 				Title("Get an <iframe> snippet for your docs").OnClick(safe(c.onEmbed)),
 			app.Button().ID("export").Type("button").Class("secondary").Text("Export JSON").OnClick(safe(c.onExport)),
+			app.Button().ID("export-trace").Type("button").Class("secondary").Text("Export trace (Perfetto)").
+				Aria("describedby", "export-trace-hint").OnClick(safe(c.onExportTrace)),
 			app.Label().For("import").Class("button secondary").Text("Import JSON"),
 			app.Input().Type("file").ID("import").Class("visually-hidden").Accept("application/json,.json").OnChange(safe(c.onImportFile)),
 		),
+		app.P().ID("export-trace-hint").Class("hint").Text(traceHint),
 		app.If(!c.ILinks.Linkable, func() app.UI {
 			kept := "It could not be kept in this tab either: export it before you leave the page."
 			if c.ILinks.KeptInTab {

@@ -25,6 +25,9 @@ func main() {
 }
 
 func run(args []string, w io.Writer) error {
+	if len(args) > 0 && args[0] == "trace" {
+		return runTrace(args[1:], w)
+	}
 	if len(args) != 1 || args[0] != "demo" {
 		return fmt.Errorf("%s", usage)
 	}

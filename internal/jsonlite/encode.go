@@ -221,6 +221,10 @@ func isEmpty(v reflect.Value) bool {
 
 const hex = "0123456789abcdef"
 
+// AppendString appends s to b as a JSON string, as encoding/json writes it:
+// for writers that lay their JSON out by hand (engine/trace).
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString writes s as a JSON string the way encoding/json does: HTML's
 // <, > and & escaped, U+2028 and U+2029 escaped, invalid UTF-8 as U+FFFD.
 func appendString(b []byte, s string) []byte {

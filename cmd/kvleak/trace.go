@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"kvleak/engine"
+	"kvleak/engine/trace"
+	"kvleak/web/model"
+)
+
+const traceUsage = "usage: kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] > run.trace.json"
+
+// runTrace writes a run as a trace for Perfetto (engine/trace): a preset's
+// (the demo's when nothing is named), a permalink's — the bytes the page's
+// Export trace downloads for it — or an exported run file's, for a run too
+// large for a link.
+func runTrace(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	preset := fs.String("preset", "", "a preset's slug")
+	link := fs.String("link", "", "a permalink, or its query")
+	file := fs.String("file", "", "a run file from Export JSON")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || fs.NFlag() > 1 {
+		return errors.New(traceUsage)
+	}
+	name, cfg, ops, err := traceRun(*preset, *link, *file)
+	if err != nil {
+		return err
+	}
+	data, err := trace.Export(name, cfg, ops)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// traceRun is the run to trace and its name, as the page names it: the
+// preset it started from, else none (trace.RunName makes that "run").
+func traceRun(preset, link, file string) (string, engine.Config, []engine.Op, error) {
+	switch {
+	case link != "":
+		st, err := model.DecodeLink(linkQuery(link))
+		switch {
+		case errors.Is(err, model.ErrNoState):
+			return "", engine.Config{}, nil, errors.New("the link carries no run (it needs v= and preset= or op= keys)")
+		case err != nil:
+			return "", engine.Config{}, nil, fmt.Errorf("the link: %v", err)
+		case st.Tab:
+			return "", engine.Config{}, nil, errors.New("the link names a run kept in a browser tab (tab=1), which only that tab holds: export its trace there, or its run with Export JSON and pass it with -file")
+		}
+		return st.Preset, st.Config, st.Ops, nil
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", engine.Config{}, nil, err
+		}
+		_, f, err := engine.ImportRun(data)
+		if err != nil {
+			return "", engine.Config{}, nil, fmt.Errorf("%s: %v", file, err)
+		}
+		return "", f.Config, f.Ops, nil
+	}
+	if preset == "" {
+		preset = "demo"
+	}
+	p, ok := engine.PresetBySlug(preset)
+	if !ok {
+		slugs, _ := engine.PresetNames()
+		return "", engine.Config{}, nil, fmt.Errorf("unknown preset %q: one of %s", preset, strings.Join(slugs, ", "))
+	}
+	return p.Slug, p.Config, p.Ops, nil
+}
+
+// linkQuery is the query of a permalink given whole ("https://…/?v=3&…"),
+// as "?v=3&…" or as the bare query.
+func linkQuery(link string) string {
+	if _, q, ok := strings.Cut(link, "?"); ok {
+		link = q
+	} else if strings.Contains(link, "://") {
+		return ""
+	}
+	link, _, _ = strings.Cut(link, "#")
+	return link
+}

@@ -1,0 +1,38 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine/trace"
+	"kvleak/web/model"
+)
+
+// traceHint is the one line under the share panel's buttons that says how
+// to read the trace Export trace downloads.
+const traceHint = "Export trace (Perfetto) downloads the run as a timeline of the client, the router and both servers: open it at ui.perfetto.dev (Open trace file) or in chrome://tracing."
+
+// traceExport is a run as the trace Export trace downloads: the bytes
+// `kvleak trace -link` prints for the same link (engine/trace).
+type traceExport struct {
+	data []byte
+	name string
+}
+
+func newTraceExport(s *model.Session) (traceExport, error) {
+	data, err := trace.Export(s.Preset(), s.Config(), s.Ops())
+	return traceExport{data, trace.FileName(s.Preset())}, err
+}
+
+// exportTrace is the run as the trace Export trace downloads.
+func (p *playground) exportTrace() (traceExport, error) { return newTraceExport(p.s) }
+
+// onExportTrace downloads the run's trace as kvleak-<preset or run>.trace.json.
+func (c *sharePanel) onExportTrace(ctx app.Context, e app.Event) {
+	tr, err := c.exportTrace()
+	if err != nil {
+		c.say("Export failed: "+err.Error(), true)
+		return
+	}
+	download(tr.name, tr.data)
+	c.say("Exported the trace as "+tr.name+". "+trace.HowToOpen, false)
+}
