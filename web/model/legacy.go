@@ -27,16 +27,23 @@ func (st *LinkState) migrate(version, slot string, seen map[string]bool) error {
 	if onlyPreset(seen) {
 		return nil
 	}
-	c := &st.Config
 	if version == "1" {
-		c.Allocator = engine.LIFO
+		st.Config.Allocator = engine.LIFO
 	}
+	st.givePoolToDecode("link", "version "+version, version == "1")
+	return nil
+}
+
+// givePoolToDecode gives a run made with one pool (a link of version 1 or
+// 2, a run kept in the tab at version 2) decode's pool as
+// engine.DecodePoolForSinglePool says, and says so in Migrated.
+func (st *LinkState) givePoolToDecode(what, made string, lifo bool) {
+	c := &st.Config
 	c.DecodePoolTokens = engine.DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
-	st.Migrated = migrationNotice("link", "version "+version, c.DecodePoolTokens, version == "1")
+	st.Migrated = migrationNotice(what, made, c.DecodePoolTokens, lifo)
 	if p, ok := engine.PresetBySlug(st.Preset); ok && !(reflect.DeepEqual(p.Config, *c) && reflect.DeepEqual(p.Ops, st.Ops)) {
 		st.Preset = "" // the preset has changed since: its name, text and tour are not this run's
 	}
-	return nil
 }
 
 // migrationNotice says what changed in a link or file made when the engine

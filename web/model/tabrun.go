@@ -103,6 +103,9 @@ func (s *Session) RestoreTabRun(data []byte) error {
 	if _, ok := engine.PresetBySlug(st.Preset); !ok {
 		st.Preset = ""
 	}
+	if st.Config.DecodePoolTokens == 0 { // kept at link version 2, with one pool
+		st.givePoolToDecode("run kept in this tab", "link version 2", false)
+	}
 	st.Tab = false
 	return s.ApplyLink(st)
 }

@@ -66,3 +66,30 @@ func TestTabRunRefusesBadDataAndChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// A run kept in the tab before the engine had two pools (its address
+// v=2&tab=1) reopens after an upgrade, as links and files of version 2 do:
+// slot is dropped, decode gets a pool that backs the context, and the
+// notice says so.
+func TestARunKeptBeforeTwoPoolsReopens(t *testing.T) {
+	// As TabRun wrote it at link version 2 (39bd10b): pages per slot, no dpool.
+	old := `{"Preset":"","Config":{"context":256,"pool":128,"page":16,"slot":8,"mode":"vulnerable","alloc":"sorted","scrub":false,"cancel":"both","kvBytes":70272},` +
+		`"Ops":[{"send":{"tenant":"A","tokens":120,"content":"PROJECT_ZEPHYR_Q4_FORECAST"}},{"send":{"tenant":"B","tokens":200,"content":"summarise my notes"}}],"Step":3,"View":{}}`
+	s := NewSession()
+	require.NoError(t, s.RestoreTabRun([]byte(old)))
+	assert.Equal(t, 256, s.Config().DecodePoolTokens)
+	assert.Equal(t, 3, s.Step())
+	assert.True(t, strings.HasPrefix(s.Notice(), "This run kept in this tab (link version 2) was made when the playground had one KV pool."), s.Notice())
+	r, ok := s.Engine().LastResponse()
+	require.True(t, ok)
+	assert.Equal(t, 7, r.LeakedPages.Len())
+
+	// Kept again, it is today's: it reopens without a word.
+	data, err := s.TabRun()
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"dpool":256`)
+	again := NewSession()
+	require.NoError(t, again.RestoreTabRun(data))
+	assert.Empty(t, again.Notice())
+	assert.Equal(t, s.Config(), again.Config())
+}
