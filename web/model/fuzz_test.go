@@ -2,7 +2,9 @@ package model
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,34 +24,48 @@ import (
 // the action's arguments. Texts come from fuzzTexts or, past its end,
 // from the input itself, so that the fuzzer reaches any text.
 func FuzzSession(f *testing.F) {
+	glm, symmetric := presetByte("glm-launch"), presetByte("symmetric")
 	for _, seed := range [][]byte{
 		{},
-		{actSend, 0},                              // send the demo's request again
-		{actReset, 0, actPlay, actStep, 1},        // Play before any request (a crash once)
-		{actPreset, 2, actSend, 0, actStep, 0},    // GLM at launch, at real scale
-		{actNumber, 1, 9, actSend, 0},             // a pool of 1Mi
-		{actChoice, 0, 1, actSend, 0, actLink},    // the fixed door, then the link
-		{actEnd, 3, actSend, 0, actSettle, 3, 1},  // cancel mid-flight, settle it
-		{actImport, 0, actImport, 1, actZoom, 2},  // a good file, a bad one
-		{actPreset, 5, actNumber, 0, 200, 'x', 1}, // a text from the input
-		{actTour, 3, actChoice, 0, 1, actTour, 9, actFit, actTour, 5}, // the tour, its fixes, closed
-		{actView, 0xff, 40, actPreset, 2, actView, 0x8a},              // views, a scrub at real scale
+		{actSend, 0},                             // send the demo's request again
+		{actReset, 0, actPlay, actStep, 1},       // Play before any request (a crash once)
+		{actPreset, glm, actSend, 0, actStep, 0}, // GLM at launch, at real scale
+		{actNumber, 1, 10, actSend, 0},           // a prefill pool of 1Mi
+		{actNumber, 2, 10, actSend, 0},           // a decode pool of 1Mi
+		{actNumber, 2, 26, actSend, 0, actNumber, 1, 9},                  // decode's pool below prefill's, then prefill's at launch size
+		{actPreset, symmetric, actSend, 0, actStep, 3},                   // both servers reject B
+		{actChoice, 0, 1, actSend, 0, actLink},                           // the fixed door, then the link
+		{actEnd, 3, actSend, 0, actSettle, 3, 1},                         // cancel mid-flight, settle it
+		{actImport, 0, actImport, 1, actZoom, 2},                         // a good file, a bad one
+		{actImport, byte(len(engine.Presets())), 0},                      // a file of version 2, made with one pool
+		{actLink, 27, actStep, 0, actLink, 28, actLink, 29, actLink, 30}, // links of versions 1 to 3
+		{actPreset, 5, actNumber, 0, 200, 'x', 1},                        // a text from the input
+		{actTour, 3, actChoice, 0, 1, actTour, 9, actFit, actTour, 5},    // the tour, its fixes, closed
+		{actView, 0xff, 40, actPreset, glm, actView, 0x8a},               // views, a scrub at real scale
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := NewSession()
 		v := &visitor{b: data}
-		for i := 0; i < maxFuzzActions && v.more(); i++ {
+		for i, work := 0, 0; i < maxFuzzActions && work < maxFuzzPages && v.more(); i++ {
 			v.act(t, s)
 			checkSession(t, s)
+			work += s.Config().PagesOf(engine.ServerPrefill) + s.Config().PagesOf(engine.ServerDecode)
 		}
 		checkLinkReopens(t, s)
 		checkJSONIsEncodingJSONs(t, s)
 	})
 }
 
-const maxFuzzActions = 48
+// An input plays at most maxFuzzActions actions, and stops sooner once the
+// pools it checked add up to maxFuzzPages pages: checkSession passes over
+// both pools a few times, and at launch scale (1,729,856 pages) 48 actions
+// took longer than the 10 s the fuzzer gives an input.
+const (
+	maxFuzzActions = 48
+	maxFuzzPages   = 32 << 20
+)
 
 // The visitor's actions.
 const (
@@ -80,6 +96,23 @@ var fuzzTexts = []string{
 	"", "0", "1", "8", "12", "16", "-5", "abc", "2.04M", "681,280", "1Mi", "1,048,576",
 	"99999999999999999999", "5000000", "1e9", "7", "\x00", "<img src=x onerror=alert(1)>",
 	"A", "B", "Acme Corp", strings.Repeat("x", 300), "681,273", "681,274",
+	"125", "144", "112", // B's prompt, the demo's decode pool, one below prefill's
+	// Links of each version: the demo as versions 1 and 2 wrote it, the
+	// symmetric pools, and slot where version 3 refuses it.
+	"v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&op=s,A,8,-,x&op=s,B,12,-,y",
+	"v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,x&op=s,B,200,-,y&step=9",
+	"v=3&ctx=256&pool=128&dpool=128&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,x&op=s,B,125,-,y",
+	"v=3&ctx=256&pool=128&dpool=144&page=16&slot=8",
+}
+
+// presetByte is the argument byte that picks a preset.
+func presetByte(slug string) byte {
+	for i, p := range engine.Presets() {
+		if p.Slug == slug {
+			return byte(i)
+		}
+	}
+	panic("no preset " + slug)
 }
 
 type visitor struct{ b []byte }
@@ -190,14 +223,25 @@ func (v *visitor) act(t *testing.T, s *Session) {
 	}
 }
 
-// runFile is an exported run (a preset's), or a broken one.
+// legacyRunFile is the demo as run file version 2 wrote it, with one pool.
+var legacyRunFile = sync.OnceValues(func() ([]byte, error) { return os.ReadFile("testdata/demo-v2.json") })
+
+// runFile is an exported run (a preset's, or the file of version 2), or a
+// broken one.
 func (v *visitor) runFile(t *testing.T) []byte {
 	presets := engine.Presets()
-	p := presets[v.next()%len(presets)]
-	e, err := engine.Replay(p.Config, p.Ops)
-	require.NoError(t, err)
-	data, err := json.Marshal(e.Export(p.Ops))
-	require.NoError(t, err)
+	var data []byte
+	if i := v.next() % (len(presets) + 1); i < len(presets) {
+		p := presets[i]
+		e, err := engine.Replay(p.Config, p.Ops)
+		require.NoError(t, err)
+		data, err = json.Marshal(e.Export(p.Ops))
+		require.NoError(t, err)
+	} else {
+		var err error
+		data, err = legacyRunFile()
+		require.NoError(t, err)
+	}
 	if cut := v.next(); cut > 0 {
 		return data[:min(cut, len(data))] // truncated: not JSON
 	}
@@ -216,7 +260,30 @@ func checkSession(t *testing.T, s *Session) {
 	}
 
 	// Every view the page renders can be built, whatever came before.
-	_ = s.Pipeline()
+	pipe := s.Pipeline()
+	require.True(t, pipe.PrefillIntake == "" || strings.HasPrefix(pipe.PrefillIntake, "prefill: "), pipe.PrefillIntake)
+	require.True(t, pipe.DecodeIntake == "" || strings.HasPrefix(pipe.DecodeIntake, "decode: "), pipe.DecodeIntake)
+	if pipe.PrefillIntake != "" {
+		require.NotEqual(t, "not started", pipe.Prefill, "prefill's verdict shows once its intake ran")
+	}
+	if pipe.DecodeIntake != "" {
+		require.NotEqual(t, "not started", pipe.Decode, "decode's verdict shows once its intake ran")
+	}
+	prefill := s.PrefillPool()
+	require.Equal(t, s.prefillPool(), prefill, "the prefill pool's kept view is the one built afresh")
+	require.Empty(t, prefill.Err)
+	leakedOnPrefill := 0
+	for _, c := range prefill.Grid.Cells {
+		if c.State == engine.PageLeaked {
+			leakedOnPrefill++
+		}
+	}
+	for _, b := range prefill.Map.Map {
+		if b&engine.MapStateMask == engine.MapLeaked {
+			leakedOnPrefill++
+		}
+	}
+	require.Zero(t, leakedOnPrefill, "prefill reads no page it did not write")
 	require.Equal(t, timelineAfresh(s.eng), s.Timeline(), "the scrubber's marks, extended Send by Send, are the ones built afresh")
 	require.Equal(t, PlaceMarks(timelineAfresh(s.eng), s.Steps()), s.ScrubMarks(), "the marks placed, kept between changes, are the ones placed afresh")
 	tab, err := s.TabRun()
@@ -241,18 +308,26 @@ func checkSession(t *testing.T, s *Session) {
 	view := s.Response()
 	require.Equal(t, ok, view.Sent)
 	// The views kept up to date from step to step are the ones built afresh.
+	pages := cfg.PagesOf(engine.ServerDecode)
+	var whole *GridView // the whole pool, its cells' states and leaks (the marks aside)
 	if kept, err := s.Grid(MaxGridCells); err == nil {
 		fresh, err := BuildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), MaxGridCells)
 		require.NoError(t, err)
 		require.Equal(t, fresh, kept, "the session's grid is the grid built afresh")
+		if s.zoomFirst == 0 && s.zoomLast == pages-1 {
+			whole = &fresh // at launch scale a grid is a pass over a million pages: one is enough
+		}
 	}
 	if pm := s.PoolMap(); pm.Show {
 		require.Equal(t, s.Snapshot().PageMap(nil), pm.Map, "the pool map is the page map drawn afresh")
 	}
-	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PagesOf(engine.ServerDecode)-1, GridMarks{}, MaxGridCells)
-	require.NoError(t, err)
+	if whole == nil {
+		g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, pages-1, GridMarks{}, MaxGridCells)
+		require.NoError(t, err)
+		whole = &g
+	}
 	leaked := 0
-	for _, c := range g.Cells {
+	for _, c := range whole.Cells {
 		if c.First == c.Last && c.State == engine.PageLeaked {
 			leaked++
 		} else {
