@@ -145,6 +145,8 @@ func FuzzDecodeLink(f *testing.F) {
 		f.Add(EncodeLink(LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops}))
 	}
 	f.Add("v=1&op=s,%ZZ,1,-,x")
+	f.Add("v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&op=s,A,120,-,x&op=s,B,200,-,y") // one pool
+	f.Add("v=3&ctx=256&pool=128&dpool=128&page=16&slot=8")                                 // slot where v3 refuses it
 	f.Fuzz(func(t *testing.T, raw string) {
 		st, err := DecodeLink(raw)
 		if err != nil {
