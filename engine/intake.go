@@ -43,8 +43,8 @@ func (f *flight) validate(s Server, n int) {
 	}
 	if !lim.Rejects(n) {
 		f.e.emit(f.r, StageIntake, half, nil, fmt.Sprintf(
-			"The %s server's validate_input_length: %s tokens is below its max_req_input_len %s (%s): the prompt is read in full.",
-			s, th(n), th(lim.MaxReqInputLen()), lim.Words()))
+			"The %s server's validate_input_length: %s %s below its max_req_input_len %s (%s): the prompt is read in full.",
+			s, th(n), plural(n, "token is", "tokens is"), th(lim.MaxReqInputLen()), lim.Words()))
 		return
 	}
 	if s == ServerPrefill {
@@ -53,8 +53,8 @@ func (f *flight) validate(s Server, n int) {
 		f.resp.DecodeRejected = true
 	}
 	f.e.emit(f.r, StageIntake, half, nil, fmt.Sprintf(
-		"The %s server's validate_input_length: %s tokens is at least its max_req_input_len %s (%s): “%s” set_finish_with_abort: on %s the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
-		s, th(n), th(lim.MaxReqInputLen()), lim.Words(), inputLengthMessage(n, lim.MaxReqInputLen()), s))
+		"The %s server's validate_input_length: %s %s at least its max_req_input_len %s (%s): “%s” set_finish_with_abort: on %s the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
+		s, th(n), plural(n, "token is", "tokens is"), th(lim.MaxReqInputLen()), lim.Words(), inputLengthMessage(n, lim.MaxReqInputLen()), s))
 }
 
 // rejection is the pending 400 the door or the length check answers with,

@@ -139,11 +139,18 @@ func (r Response) attendedNote() string {
 // Verdict says in words what happened, for the verdict line.
 func (r Response) Verdict() string {
 	v := r.verdict()
+	if r.Leaked() && len(r.LateWriteFrom) == 0 && r.Gateway != "block" {
+		v += r.attendedNote()
+	}
 	if r.Gateway == "alert" {
 		v += " — the AI gateway raised an alert"
 	}
 	return v
 }
+
+// Headline is the verdict's first clause, for a picture or a title: the
+// verdict without how much of what decode attended over prefill wrote.
+func (r Response) Headline() string { return r.verdict() }
 
 func (r Response) verdict() string {
 	switch {
@@ -152,11 +159,13 @@ func (r Response) verdict() string {
 	case r.State == StateCancelled && r.ReadPages.Len() > 0:
 		return fmt.Sprintf("Cancelled by the client at %s, yet nothing retired it: the engine ran it to the end for nobody (%s %s reserved, %s read)",
 			r.CancelledAt, th(r.Allocated), plural(r.Allocated, "page", "pages"), th(r.ReadPages.Len()))
+	case r.Leaked() && r.Status != 200:
+		return fmt.Sprintf("LEAK: decode attended over %s for tenant %s, though it answered %d", leakPhrase(r.Leaks), r.Tenant, r.Status)
 	case r.Leaked() && len(r.LateWriteFrom) > 0:
 		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d — written late into its own pages by %s's prefill half after a deferred-release timeout",
 			leakPhrase(r.Leaks), r.Tenant, r.Status, requestList(r.LateWriteFrom))
 	case r.Leaked():
-		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d%s", leakPhrase(r.Leaks), r.Tenant, r.Status, r.attendedNote())
+		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d", leakPhrase(r.Leaks), r.Tenant, r.Status)
 	case r.State == StateWaiting && r.Allocated > 0:
 		return fmt.Sprintf("Waiting in prefill's waiting queue for free pages of prefill's pool, with decode's %s reserved; retried when pages are released", pagesWord(r.Allocated))
 	case r.State == StateWaiting:

@@ -36,7 +36,7 @@ func TestSceneIsTheEngines(t *testing.T) {
 		if slug == "demo" {
 			assert.Equal(t, s, demo)
 		}
-		assert.Equal(t, r.Verdict(), s.Verdict, slug)
+		assert.Equal(t, r.Headline(), s.Verdict, slug)
 		assert.Equal(t, r.Tenant, s.Reader, slug)
 		assert.Equal(t, r.Status, s.Status, slug)
 		assert.Equal(t, r.LeakedPages.Len(), s.Leaked, slug)
@@ -48,7 +48,7 @@ func TestSceneIsTheEngines(t *testing.T) {
 			assert.Equal(t, r.LeakedPages.Contains(tile.Page), tile.Leaked, "%s: page %d", slug, tile.Page)
 			assert.Equal(t, p.Owner, tile.Owner, "%s: page %d", slug, tile.Page)
 		}
-		assert.True(t, strings.HasSuffix(s.Alt(), r.Verdict()), "the alt text ends with the verdict: %s", s.Alt())
+		assert.True(t, strings.HasSuffix(s.Alt(), r.Headline()), "the alt text ends with the verdict: %s", s.Alt())
 	}
 	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", demo.Verdict, "the article's demo")
 }
@@ -65,7 +65,7 @@ func TestLayoutDrawsTheVerdict(t *testing.T) {
 		require.NoError(t, err)
 		p, err := layout(s, f)
 		require.NoError(t, err, slug)
-		assert.Equal(t, r.Verdict(), strings.Join(p.verdict, " "), slug)
+		assert.Equal(t, r.Headline(), strings.Join(p.verdict, " "), slug)
 		inner := p.verdictBox.Dx() - verdictBar - 2*verdictPad
 		for _, line := range p.verdict {
 			assert.LessOrEqual(t, font.MeasureString(p.face, line).Ceil(), inner, "%s: %q", slug, line)

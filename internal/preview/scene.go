@@ -18,7 +18,7 @@ import (
 type Scene struct {
 	Reader  string // tenant whose request got the response
 	Status  int    // the HTTP status it got
-	Verdict string // the response's Verdict(), drawn as is
+	Verdict string // the response's Headline(), drawn as is
 	Tiles   []Tile // the pages decode read, in slot order
 	Leaked  int    // how many of them are marked leaked
 }
@@ -58,7 +58,7 @@ func FromEngine(e *engine.Engine) (Scene, error) {
 	if n := r.ReadPages.Len(); n == 0 || n > maxTiles {
 		return Scene{}, fmt.Errorf("preview: the last response read %d pages: must be between 1 and %d", n, maxTiles)
 	}
-	s := Scene{Reader: r.Tenant, Status: r.Status, Verdict: r.Verdict(), Leaked: r.LeakedPages.Len()}
+	s := Scene{Reader: r.Tenant, Status: r.Status, Verdict: r.Headline(), Leaked: r.LeakedPages.Len()}
 	snap := e.Snapshot()
 	var err error
 	r.ReadPages.Each(func(id int) bool {

@@ -181,16 +181,21 @@ func intakeVerdict(c engine.Config, r engine.Response, s engine.Server) string {
 	if s == engine.ServerDecode {
 		rejected = r.DecodeRejected
 	}
+	// A request the door retired reserves nothing, whatever decode's intake said.
+	reserves, retired := "reserves", ""
+	if r.Allocated == 0 && r.State == engine.StateRejected {
+		reserves, retired = "would reserve", " — the door retires it first"
+	}
 	if !rejected {
 		v := fmt.Sprintf("%s: %s < %s → admitted", s, th(r.Tokens), th(limit))
 		if s == engine.ServerDecode {
-			v += fmt.Sprintf(", reserves %s for %s tokens", pagesWord(c.ReservedPages(r.Tokens)), th(r.Tokens))
+			v += fmt.Sprintf(", %s %s for %s tokens%s", reserves, pagesWord(c.ReservedPages(r.Tokens)), th(r.Tokens), retired)
 		}
 		return v
 	}
 	v := fmt.Sprintf("%s: %s ≥ %s → FINISH_ABORT(400) pending, prompt swapped for [0]", s, th(r.Tokens), th(limit))
 	if s == engine.ServerDecode {
-		v += ", reserves " + pagesWord(1) + " for it"
+		v += fmt.Sprintf(", %s %s for it%s", reserves, pagesWord(1), retired)
 	}
 	return v
 }

@@ -42,7 +42,7 @@ func TestPipelineAtBsAdmission(t *testing.T) {
 			[]string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}},
 		// Decode's verdict is what it would have reserved: the door
 		// retires B first.
-		{"demo-fixed", prefillRejectsB, decodeAdmitsB,
+		{"demo-fixed", prefillRejectsB, "decode: 125 < 138 → admitted, would reserve 8 pages for 125 tokens — the door retires it first",
 			"Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).",
 			[]string{"never", "done", "current", "never", "never", "never", "never", "never", "never", "later", "never"}},
 	}
