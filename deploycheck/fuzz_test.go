@@ -68,8 +68,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// CheckText gives a verdict whose first line starts with its status, or an
-// *InputError; never a panic.
+// CheckText gives a verdict whose first line starts with its status, and
+// a replay the engine accepts, or an *InputError; never a panic.
 func FuzzCheckText(f *testing.F) {
 	ss := seeds(f)
 	for i, s := range ss {
@@ -89,6 +89,18 @@ func FuzzCheckText(f *testing.F) {
 		}
 		if v.Window.Open() == (v.Status == NotExposed) {
 			t.Fatalf("%s with window %v", v.Status, v.Window)
+		}
+		r, err := v.Replay()
+		if errors.Is(err, ErrNoReplay) {
+			return
+		}
+		if err != nil || r.Config.Validate() != nil || engine.ReplayWork(r.Config, r.Ops) > engine.MaxReplayWork {
+			t.Fatalf("replay %+v: %v", r.Config, err)
+		}
+		for _, op := range r.Ops {
+			if err := op.Send.Validate(); err != nil {
+				t.Fatalf("replay request %+v: %v", op.Send, err)
+			}
 		}
 	})
 }
