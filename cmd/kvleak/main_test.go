@@ -14,15 +14,18 @@ import (
 func TestDemoMatchesTheArticle(t *testing.T) {
 	want, err := os.ReadFile("testdata/article-demo.txt")
 	require.NoError(t, err)
-	var out bytes.Buffer
-	require.NoError(t, run([]string{"demo"}, &out))
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"demo"}, &out, &errOut))
 	assert.Equal(t, string(want), out.String())
+	assert.Empty(t, errOut.String())
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"dem"}, {"demo", "extra"}} {
-		var out bytes.Buffer
-		assert.EqualError(t, run(args, &out), "usage: kvleak demo", "%q", args)
+	for _, args := range [][]string{nil, {"dem"}, {"demo", "extra"}, {"check"}, {"check", "-prefill", "x"}, {"check", "-decode", "x"},
+		{"check", "-prefill", "x", "-decode", "y", "z"}, {"check", "-bogus"}, {"check", "-h"}} {
+		var out, errOut bytes.Buffer
+		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
+		assert.Equal(t, "kvleak: usage: kvleak demo | kvleak check -prefill FILE -decode FILE\n", errOut.String(), "%q", args)
 		assert.Empty(t, out.String())
 	}
 }
