@@ -22,25 +22,25 @@ STATIC   := $(shell find static -type f)
 wasm: build/app.wasm
 site: build/site/index.html
 
-# The wasm links build/goapp-wasm, go-app without its server half (no
-# net/http: ~340 KB less brotli), through build/wasm.mod; go.mod and native
-# builds keep the pristine module. See internal/goappslim. goappslim writes
-# build/wasm.mod last, so it stands for the copy too.
+# The wasm links build/goapp-wasm, go-app without what the page does not
+# use (its server half and net/http first), through build/wasm.mod; go.mod
+# and native builds keep the pristine module. See docs/upgrading-go-app.md.
+# goappslim writes build/wasm.mod last, so it stands for the copy too.
 SLIM_SRC := $(shell find cmd/goappslim internal/goappslim -type f -not -name '*_test.go')
 
 build/wasm.mod: go.mod go.sum $(SLIM_SRC)
 	$(GO) run -trimpath ./cmd/goappslim -out build/goapp-wasm -modfile $@
 
 # Every wasm goes from the linker through cmd/wasmmerge, which writes its
-# ~84,000 data segments as a few: the zeros between them cost brotli almost
-# nothing, their headers ~93 KB (internal/wasmdata). $(call link,FLAGS)
-# builds $@ that way.
+# tens of thousands of data segments as a few: the zeros between them cost
+# brotli almost nothing, their headers much more (internal/wasmdata).
+# $(call link,FLAGS) builds $@ that way.
 MERGE_SRC := $(shell find cmd/wasmmerge internal/wasmdata internal/wasmbin -name '*.go' -not -name '*_test.go')
 #
 # The wasm is compiled without inlining, except in the runtime: the inline
-# tables and call-site data in pclntab compress badly (91 KB of brotli),
-# while a Send or Step measured no slower; inlining off in the runtime too
-# (allocation, maps, write barriers) cost a third more CPU (see README).
+# tables and call-site data in pclntab compress badly, while a Send or Step
+# measured no slower; inlining off in the runtime too (allocation, maps,
+# write barriers) costs CPU (docs/performance.md).
 WASM_GCFLAGS := -gcflags=all=-l -gcflags=runtime= -gcflags=internal/runtime/...=
 # Rewritten only when the flags change, so new flags relink every wasm.
 build/wasm-flags: FORCE
@@ -89,9 +89,9 @@ serve: site
 	$(GO) run -trimpath ./cmd/serve -addr $(ADDR) -dir build/site -prefix '$(SITE_PREFIX)'
 
 # The e2e tests drive build/site in Chromium, hence `site` first and the
-# generous timeout: wasm compiles slowly on a 2-core machine, and the e2e
-# package took 912 s of the 20 minutes it had in a fresh-clone CI run on a
-# loaded machine; 40 still stops a hung test.
+# generous timeout: wasm compiles slowly on a 2-core machine, and a loaded
+# CI machine took most of the 20 minutes it had before; 40 still stops a
+# hung test.
 # axe-core for e2e/a11y_test.go, pinned by package-lock.json.
 node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -126,7 +126,7 @@ loadtest:
 	$(GO) test -run XXX -bench Load -count 5 ./internal/server/
 
 # Performance budgets in headless Chromium: medians of 5 cold runs, a table on
-# stdout, build/bench.json. About 5 min on a 2-core machine.
+# stdout, build/bench.json (docs/performance.md). Takes minutes.
 BENCH_FLAGS ?=
 bench: site
 	$(GO) run ./cmd/bench -site build/site -out build/bench.json $(BENCH_FLAGS)

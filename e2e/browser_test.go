@@ -24,8 +24,8 @@ import (
 
 const (
 	viewW, viewH = 1280, 900
-	// actionTimeout bounds one Do/run call. Compiling a ~10 MB wasm on a
-	// busy 2-core CI machine can take a while, so readiness gets longer.
+	// actionTimeout bounds one Do/run call. Compiling the wasm on a busy
+	// 2-core CI machine can take a while, so readiness gets longer.
 	actionTimeout = 60 * time.Second
 	readyTimeout  = 2 * time.Minute
 )

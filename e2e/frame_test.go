@@ -11,15 +11,15 @@ import (
 // TestAClickRendersBeforeItReturns holds the wasm's one scheduling edit to
 // go-app (internal/goappslim/edits.go): a click's render runs as soon as
 // go-app's dispatch queue drains, inside the click's own task, instead of on
-// a ticker 8.3 ms later. So the page has changed by the time click()
-// returns to the script that called it. Pristine go-app fails this on most
-// clicks (the scrubber and the step counter are still the old ones: its
-// render comes 25-35 ms later); it renders at once only when its ticker
+// the next tick of go-app's 120 Hz ticker. So the page has changed by the time
+// click() returns to the script that called it. Pristine go-app fails this on
+// most clicks (the scrubber and the step counter are still the old ones: its
+// render comes a tick or more later); it renders at once only when its ticker
 // happens to be due. (The log follows after the paint:
-// TestTheLowerPanelsFollowAfterThePaint.) The clicks come after quiet
-// frames and a pause, then one frame apart, as the bench's do: that click
-// lands a few milliseconds after the page's own render of the lower panels,
-// which with an 8.3 ms gap between renders made it wait for the ticker.
+// TestTheLowerPanelsFollowAfterThePaint.) The clicks come after quiet frames
+// and a pause, then one frame apart, as the bench's do: that click lands a few
+// milliseconds after the page's own render of the lower panels, which with a
+// tick's gap required between renders made it wait for the ticker.
 func TestAClickRendersBeforeItReturns(t *testing.T) {
 	b := openPlayground(t)
 	got := run(b, chromedp.Evaluate[[][]string](`(async () => {

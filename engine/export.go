@@ -9,10 +9,12 @@ import (
 // RunFileSchema names the export format; RunFileVersion is its version.
 const (
 	RunFileSchema = "kvleak-run"
-	// Version 2 added Config.Allocator and SGLang's prompt limit; a version
-	// 1 file is read with the LIFO allocator it was made with (see
-	// LimitChanges for what the new limit changes in it).
-	RunFileVersion = 2
+	// Version 2 added Config.Allocator and SGLang's prompt limit; version 3
+	// the decode server's own pool (Config.DecodePoolTokens). A version 1
+	// file is read with the LIFO allocator it was made with; files of
+	// versions 1 and 2, made with one pool, get decode's pool from
+	// DecodePoolForSinglePool.
+	RunFileVersion = 3
 	// MaxRunFileBytes bounds an imported file.
 	MaxRunFileBytes = 4 << 20
 )
@@ -69,8 +71,12 @@ func importRun(data []byte) (*Engine, runFileInput, error) {
 	if f.Schema == RunFileSchema && f.Version == 1 && f.Config.Allocator == "" {
 		f.Config.Allocator = LIFO // what version 1 ran; f.Version stays 1
 	}
-	if f.Schema != RunFileSchema || f.Version != 1 && f.Version != RunFileVersion {
-		return nil, f, fmt.Errorf("not a run file of this playground (schema %q version %d; want %q version %d)", f.Schema, f.Version, RunFileSchema, RunFileVersion)
+	if f.Schema != RunFileSchema || f.Version < 1 || f.Version > RunFileVersion {
+		return nil, f, fmt.Errorf("not a run file of this playground (schema %q version %d; want %q version 1 to %d)", f.Schema, f.Version, RunFileSchema, RunFileVersion)
+	}
+	if f.Version < 3 && f.Config.DecodePoolTokens == 0 {
+		c := &f.Config
+		c.DecodePoolTokens = DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
 	}
 	if len(f.Ops) > MaxRequests {
 		return nil, f, fmt.Errorf("the file has %s operations; at most %s", Thousands(int64(len(f.Ops))), Thousands(MaxRequests))

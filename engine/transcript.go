@@ -80,3 +80,29 @@ func DemoTranscript() ([]string, error) {
 	}
 	return out, nil
 }
+
+// DemoNotes says, under the demo's transcript, what the article's output
+// does not: which wording of the 400 is the article's and which SGLang's,
+// and how the run fits two servers. Computed from the same runs.
+func DemoNotes() ([]string, error) {
+	p, _ := PresetBySlug("demo")
+	fixed := p.Config
+	fixed.Mode = Fixed
+	ef, err := Replay(fixed, p.Ops)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := Replay(p.Config, p.Ops)
+	if err != nil {
+		return nil, err
+	}
+	refused, _ := ef.LastResponse()
+	leaked, _ := ev.LastResponse()
+	c := p.Config
+	return []string{
+		"Notes (not in the article's output):",
+		"- The fixed engine's 400 above is in the article's wording. SGLang's validate_input_length says: “" + refused.Reason + "”",
+		fmt.Sprintf("- Two servers: prefill's pool holds %s tokens, decode's %s (decode's pool and the %s-token pages are the simulation's). Decode reserved %s for tenant-%s's %s tokens and attended over all %s positions; prefill wrote %s.",
+			th(c.PoolTokens), th(c.DecodePoolTokens), th(c.PageTokens), pagesWord(leaked.Allocated), leaked.Tenant, th(leaked.Tokens), th(leaked.Committed), th(leaked.Sent)),
+	}, nil
+}

@@ -7,13 +7,13 @@ import (
 )
 
 // addressBar writes the run's query into the address bar after the frame
-// that shows the change has been painted: history.replaceState costs about
-// 5 ms of the action's task in Chromium, and what the reader waits for is
-// the page, not the URL. Queries set in between are coalesced, so a scrub
-// writes the last one only (Chromium also throttles a page that calls
-// replaceState hundreds of times in a few seconds). A hidden page paints no
-// frame, so there the query is written at once, and a pending one is
-// written when the page is hidden (visibilitychange) or left (pagehide):
+// that shows the change has been painted: history.replaceState is costly
+// in Chromium, and what the reader waits for is the page, not the URL.
+// Queries set in between are coalesced, so a scrub writes the last one
+// only (Chromium also throttles a page that calls replaceState hundreds of
+// times in a few seconds). A hidden page paints no frame, so there the
+// query is written at once, and a pending one is written when the page is
+// hidden (visibilitychange) or left (pagehide):
 // the history entry a closed, cached or backgrounded page leaves behind
 // (for a restored tab, Back, Forward) is the state on screen; a reader
 // cannot reload within the frame it waits.

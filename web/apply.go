@@ -18,9 +18,8 @@ func (p *playground) apply(ctx app.Context, change func(*model.Session) error) e
 // applyDrag is apply for a move of the timeline's slider: the address bar
 // waits for the drag to end (the slider's change event, onScrubEnd), or
 // for any other change, or for the page to be hidden or left. A drag moves
-// the step once a frame, and the write after each paint (history.replaceState
-// took about 3 ms in Chromium) took the next frame's time: a warm drag of
-// 200 moves dropped 11-24 frames, and 1-3 with the write held.
+// the step once a frame, and a write after each paint (history.replaceState)
+// took the next frame's time, so a drag dropped frames.
 func (p *playground) applyDrag(ctx app.Context, change func(*model.Session) error) error {
 	return p.applyChange(ctx, change, true)
 }
@@ -40,10 +39,10 @@ func (p *playground) applyChange(ctx app.Context, change func(*model.Session) er
 // what is on screen. The page's render calls it when it does not hold the
 // late panels (a hidden page, the embed, the render that releases them),
 // and their release after the paint does otherwise (lateviews.go): reading
-// the query (and, for a long run, keeping it in the tab) was about 1.5 ms of
-// a warm Send's click task, which went from 7.2 to 5.6 ms without it. The
-// address bar writes it after the next paint (addressbar.go), or at once
-// when painted says that paint is the one just done. A run too long for a
+// the query (and, for a long run, keeping it in the tab) is work the click's
+// task need not wait for. The address bar writes it after the next paint
+// (addressbar.go), or at once when painted says that paint is the one just
+// done. A run too long for a
 // link is kept in the tab's storage instead, and the address bar says so
 // (model/tabrun.go).
 func (p *playground) writeDueURL(painted bool) {

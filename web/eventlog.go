@@ -33,9 +33,9 @@ type eventLog struct {
 // OnUpdate keeps the selected row in view inside the log's own scroll
 // box, without scrolling the page (the timeline is being dragged there).
 // It reads no geometry: a row's offsetTop, read here, forced the browser
-// to lay the whole page out in the middle of go-app's update (10 ms a step
-// at 681,280 pages). An IntersectionObserver is told where the row is from
-// the browser's own layout, after the frame, and scrolls only if it must.
+// to lay the whole page out in the middle of go-app's update, on every
+// step. An IntersectionObserver is told where the row is from the browser's
+// own layout, after the frame, and scrolls only if it must.
 func (c *eventLog) OnUpdate(ctx app.Context) {
 	step := c.ISelected
 	ctx.Defer(func(app.Context) {

@@ -17,11 +17,11 @@ const gridRun = 32
 // Up to 512 cells as 16 strings instead of 512 diffed nodes with 2,048
 // listeners; go-app compares a raw element's string, so a step that
 // changes two cells replaces one or two runs, and the browser styles and
-// lays out only those, not all 512 (the whole grid was one string: 5 ms of
-// style and layout a scrub at 681,280 pages). Every cell carries
-// data-owner="" when it has no owner (go-app drops empty attributes), and
-// tabindex="-1": the grid's one tab stop is set on the element by gridView
-// (placeTabStop), so that focusing a cell renders nothing.
+// lays out only those, not all 512 (as it did when the grid was one
+// string). Every cell carries data-owner="" when it has no owner (go-app
+// drops empty attributes), and tabindex="-1": the grid's one tab stop is set
+// on the element by gridView (placeTabStop), so that focusing a cell
+// renders nothing.
 // Every value is HTML-escaped: tenant names and secrets are text, never
 // markup. Events are handled on the wrapper (poolevents.go).
 func gridRuns(g model.GridView) []string {
@@ -163,13 +163,19 @@ func cellClass(c model.CellView) string {
 	if c.Wrote {
 		cls += " wrote"
 	}
+	if c.Mixed {
+		cls += " mixed"
+	}
 	return cls
 }
 
 // windowWords says, on a tile in decode's read window, whether the
 // request's prefill wrote it.
 func windowWords(c model.CellView) string {
-	if c.Wrote {
+	switch {
+	case c.Wrote && c.Mixed:
+		return "prefill wrote its first positions only"
+	case c.Wrote:
 		return "prefill wrote this"
 	}
 	return "reserved, not written"

@@ -69,6 +69,7 @@ const legendHTML = `<ul class="legend" aria-label="Legend">` +
 	`<li><span class="cell legend-cell state-allocated" aria-hidden="true">A</span> allocated (letter: tenant)</li>` +
 	`<li><span class="cell legend-cell state-stale" aria-hidden="true">A</span> free but stale: still holds a tenant&#39;s KV</li>` +
 	`<li><span class="cell legend-cell state-leaked" aria-hidden="true">A!</span> LEAKED into the last response</li>` +
+	`<li><span class="cell legend-cell state-allocated mixed" aria-hidden="true">B+</span> holds another writer&#39;s KV past its first positions</li>` +
 	`</ul>`
 
 func orDefault(s, def string) string {

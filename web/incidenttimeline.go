@@ -27,6 +27,9 @@ func (c *timelineView) Render() app.UI {
 			return app.Li().DataSet("preset", p.Preset).Body(
 				app.Strong().Text(p.When), app.Text(" "), app.Text(p.What), app.Text(" "),
 				app.A().Href(p.Href).Text("Show it: "+p.PresetName),
+				app.If(p.Source != "", func() app.UI {
+					return app.Span().Body(app.Text(" · "), app.A().Href(p.Source).Target("_blank").Rel("noopener").Text(p.SourceName+" (opens a new tab)"))
+				}),
 			)
 		})),
 	)

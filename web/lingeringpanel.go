@@ -40,11 +40,12 @@ func (c *lingeringPanel) Render() app.UI {
 	countRender("lingeringPanel")
 	return app.Section().ID("lingering").Class("panel lingering").Aria("labelledby", "lingering-h").Body(
 		app.H2().ID("lingering-h").Text("Lingering and waiting requests"),
+		app.P().Class("hint").Text("Decode's deferred KV release holds a cancelled request's pages until prefill answers ABORT_ACK; upstream it is opt-in (enable_deferred_decode_kv_release), and the simulation runs it whenever the router cancels only one half."),
 		app.Ul().Body(app.Range(c.IRequests).Slice(func(i int) app.UI {
 			r := c.IRequests[i]
 			if r.Waiting {
 				return app.Li().DataSet("waiting", r.Request).Text(fmt.Sprintf(
-					"r%d (tenant %s) waits in DecodePreallocQueue for free pages; SGLang retries it when pages are released — settle a lingering half above.", r.Request, r.Tenant))
+					"r%d (tenant %s) waits for free pages (in DecodePreallocQueue, or prefill's waiting queue); SGLang retries it when pages are released — settle a lingering half above.", r.Request, r.Tenant))
 			}
 			btns := []app.UI{app.Span().Text(fmt.Sprintf("r%d (tenant %s) still holds its pages: ", r.Request, r.Tenant))}
 			for _, o := range engine.Outcomes {

@@ -37,10 +37,11 @@ func (p *playground) OnNav(ctx app.Context) {
 		}
 	}
 	forceTheme(p.s.View().Theme)
-	if p.s.View().Embed && !p.reportsHeight {
+	if p.s.View().Embed && !p.embedWired {
+		p.embedWired = true
+		p.stops = append(p.stops, openLinksOutside(), func() { p.embedWired = false })
 		if stop := reportHeight(); stop != nil {
-			p.reportsHeight = true
-			p.stops = append(p.stops, stop, func() { p.reportsHeight = false })
+			p.stops = append(p.stops, stop)
 		}
 	}
 }

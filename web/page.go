@@ -29,9 +29,10 @@ type playground struct {
 	dragged bool
 	addr    *addressBar // writes the address bar after the paint
 	urlDue  bool        // a change's state is not yet in addr (writeDueURL)
-	// reportsHeight: an embed tells its parent its height (embedheight.go).
-	reportsHeight bool
-	stops         []func()
+	// embedWired: an embed tells its parent its height (embedheight.go)
+	// and opens its links in a new tab (embedlinks.go).
+	embedWired bool
+	stops      []func()
 	// self is the page's own context, from OnMount (browser only): a change
 	// made from a child that shows only its inputs renders the page through
 	// it (renderPageOnly).
@@ -106,7 +107,7 @@ func (p *playground) Render() app.UI {
 				slot("compare-slot", v.view.Compare, func() app.UI {
 					return newCompareView().Comparison(v.compare).Err(v.compareErr)
 				}),
-				newPoolView().Pool(v.pool).Compare(v.view.Compare).
+				newPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
 					OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 				slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
 					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)

@@ -28,6 +28,7 @@ type pageViews struct {
 	compare    model.CompareView
 	compareErr string
 	pool       model.PoolPanelView
+	prefill    model.PrefillPoolView
 	pipeline   model.PipelineView
 	marks      []model.PlacedMark
 	tour       model.TourView
@@ -60,7 +61,7 @@ func (p *playground) views(late bool) (v pageViews) {
 	v.request = s.Request()
 	v.response = s.Response()
 	v.step, v.steps, v.playing = s.Current(), s.Steps(), s.Playing()
-	if v.view.Compare {
+	if v.view.Compare || v.view.Panel == "compare" {
 		var err error
 		if v.compare, err = s.Compare(); err != nil {
 			v.compareErr = err.Error()
@@ -71,6 +72,7 @@ func (p *playground) views(late bool) (v pageViews) {
 		cells = model.MaxGridCellsNarrow
 	}
 	v.pool = s.PoolPanel(cells)
+	v.prefill = s.PrefillPool()
 	v.pipeline = s.Pipeline()
 	v.marks = s.ScrubMarks()
 	v.tour = s.Tour()

@@ -56,6 +56,10 @@ func (c *pipelineView) Render() app.UI {
 		app.P().ID("pipeline-who").Class("hint").Text(who),
 		app.Ol().ID("pipeline").Class(pipelineClass(c.IDragged)).Aria("label", "Pipeline stages").Body(body...),
 		app.Dl().Class("pipeline-halves").Body(
+			app.Dt().Text("Each server's intake"), app.Dd().ID("pipeline-intake").Body(
+				app.Span().ID("pipeline-intake-prefill").Text(orDefault(v.PrefillIntake, "prefill: not reached yet")), app.Br(),
+				app.Span().ID("pipeline-intake-decode").Text(orDefault(v.DecodeIntake, "decode: not reached yet")),
+			),
 			app.Dt().Text("The door"), app.Dd().ID("pipeline-door").Text(v.Door),
 			app.Dt().Text("Prefill half"), app.Dd().ID("pipeline-prefill").Text(v.Prefill),
 			app.Dt().Text("Decode half"), app.Dd().ID("pipeline-decode").Text(v.Decode),

@@ -60,7 +60,7 @@ func (c *poolGrid) Render() app.UI {
 	if c.IGrid.Tiles {
 		cls += " tiles"
 	}
-	return app.Div().ID("grid").Class(cls).Role("group").Aria("label", "KV pool pages").Body(
+	return app.Div().ID("grid").Class(cls).Role("group").Aria("label", "Decode pool pages").Body(
 		app.Range(runs).Slice(func(i int) app.UI { return app.Raw(runs[i]) }),
 	)
 }

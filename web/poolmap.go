@@ -26,11 +26,15 @@ type poolMap struct {
 	downAt    int        // the page under the pointer when it went down, or -1
 	stopTheme func()
 	onZoom    func(ctx app.Context, first, last int)
+	// IID is the canvas's id: "pool-map", decode's, unless set; its figure
+	// and list of leaks take it as a prefix.
+	IID string
 }
 
-func newPoolMap() *poolMap { return &poolMap{downAt: -1} }
+func newPoolMap() *poolMap { return &poolMap{downAt: -1, IID: "pool-map"} }
 
 func (c *poolMap) Map(v model.PoolMapView) *poolMap               { c.IMap = v; return c }
+func (c *poolMap) ID(id string) *poolMap                          { c.IID = id; return c }
 func (c *poolMap) OnZoom(fn func(app.Context, int, int)) *poolMap { c.onZoom = fn; return c }
 
 func (c *poolMap) OnMount(ctx app.Context) {
@@ -63,13 +67,17 @@ func (c *poolMap) Render() app.UI {
 	}
 	label := fmt.Sprintf("Map of all %s pages, %s per pixel: tenant colours for allocated pages, a checkerboard for stale ones, the leak colour ringed for the %s leaked.",
 		engine.Thousands(int64(v.Pages)), engine.Thousands(int64(v.PerPixel)), engine.Thousands(int64(v.Leaked.Len())))
-	return app.Figure().ID("pool-map-figure").Class("pool-map").Body(
-		app.Canvas().ID("pool-map").Width(v.Width).Height(v.Height).Role("img").Aria("label", label).
+	caption := fmt.Sprintf("Every page of the pool, %d pages to a row; click or drag to zoom the grid below. ", v.Width*v.PerPixel)
+	if c.onZoom == nil {
+		caption = fmt.Sprintf("Every page of the pool, %d pages to a row. ", v.Width*v.PerPixel)
+	}
+	return app.Figure().ID(c.IID+"-figure").Class("pool-map").Body(
+		app.Canvas().ID(c.IID).Width(v.Width).Height(v.Height).Role("img").Aria("label", label).
 			OnMouseDown(safe(c.onDown)).OnMouseUp(safe(c.onUp)),
 		app.FigCaption().Class("hint").Body(
-			app.Text(fmt.Sprintf("Every page of the pool, %d pages to a row; click or drag to zoom the grid below. ", v.Width*v.PerPixel)),
+			app.Text(caption),
 			app.If(len(leaked) > 0, func() app.UI {
-				return app.Span().Body(app.Strong().Text("⚠ Leaked into the last response: "), app.Ul().ID("pool-map-leaks").Class("inline-list").Body(leaked...))
+				return app.Span().Body(app.Strong().Text("⚠ Leaked into the last response: "), app.Ul().ID(c.IID+"-leaks").Class("inline-list").Body(leaked...))
 			}),
 		),
 	)
@@ -77,7 +85,7 @@ func (c *poolMap) Render() app.UI {
 
 // pageAt is the page under a pointer event on the canvas.
 func (c *poolMap) pageAt(e app.Event) int {
-	canvas := app.Window().GetElementByID("pool-map")
+	canvas := app.Window().GetElementByID(c.IID)
 	rect := canvas.Call("getBoundingClientRect")
 	w, h := rect.Get("width").Float(), rect.Get("height").Float()
 	if w <= 0 || h <= 0 {
@@ -97,7 +105,7 @@ func (c *poolMap) onDown(ctx app.Context, e app.Event) {
 func (c *poolMap) onUp(ctx app.Context, e app.Event) {
 	from, to := c.downAt, c.pageAt(e)
 	c.downAt = -1
-	if from < 0 {
+	if from < 0 || c.onZoom == nil {
 		return
 	}
 	first, last := min(from, to), max(from, to)+c.IMap.PerPixel-1
@@ -116,7 +124,7 @@ func (c *poolMap) onLeakedClick(ctx app.Context, e app.Event) {
 // draw paints the map: the pixels in one pass and one copy, then a ring
 // around each leaked run.
 func (c *poolMap) draw() {
-	canvas := app.Window().GetElementByID("pool-map")
+	canvas := app.Window().GetElementByID(c.IID)
 	v := c.IMap
 	if !canvas.Truthy() || v.Width == 0 || v.Height == 0 {
 		return
@@ -145,7 +153,15 @@ func (c *poolMap) draw() {
 	g.Set("strokeStyle", fmt.Sprintf("rgb(%d,%d,%d)", pal.ring[0], pal.ring[1], pal.ring[2]))
 	g.Set("lineWidth", 2)
 	for _, r := range v.Leaked {
-		for _, row := range mapRows(r, v) {
+		rows := mapRows(r, v)
+		if len(rows) > 2 {
+			// A run of many rows is found at a glance: one frame around
+			// it, not a ring and cross-hairs per row, which would cover it.
+			first, last := rows[0], rows[len(rows)-1]
+			g.Call("strokeRect", 1, first[1]-1, v.Width-2, last[1]-first[1]+3)
+			continue
+		}
+		for _, row := range rows {
 			callOut(g, row, v.Width, v.Height)
 		}
 	}

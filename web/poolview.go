@@ -8,12 +8,14 @@ import (
 	"kvleak/web/model"
 )
 
-// poolView shows the pool at the selected step as a grid (gridview.go), or
-// as a table for readers who prefer one.
+// poolView shows the two servers' pools at the selected step: prefill's
+// (prefillpool.go), then decode's, where a leak lands, as a grid
+// (gridview.go) or as a table for readers who prefer one.
 type poolView struct {
 	app.Compo
 
 	IPool    model.PoolPanelView
+	IPrefill model.PrefillPoolView
 	ICompare bool
 
 	table bool
@@ -26,6 +28,7 @@ type poolView struct {
 func newPoolView() *poolView { return &poolView{} }
 
 func (c *poolView) Pool(v model.PoolPanelView) *poolView            { c.IPool = v; return c }
+func (c *poolView) Prefill(v model.PrefillPoolView) *poolView       { c.IPrefill = v; return c }
 func (c *poolView) Compare(v bool) *poolView                        { c.ICompare = v; return c }
 func (c *poolView) OnZoom(fn func(app.Context, int, int)) *poolView { c.onZoom = fn; return c }
 func (c *poolView) OnZoomOut(fn func(app.Context)) *poolView        { c.onZoomOut = fn; return c }
@@ -54,7 +57,17 @@ func (c *poolView) Render() app.UI {
 	grid := newGridView().Grid(g).Hidden(c.table).OnZoom(c.onZoom)
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
-		app.H2().ID("pool-h").Text("KV pool"),
+		app.H2().ID("pool-h").Text("KV pools"),
+		newPrefillPool().Pool(c.IPrefill),
+		app.Div().ID("pool-decode").Class("pool-server").Body(c.decode(g, caption, toggle, compare, grid, table)...),
+	)
+}
+
+// decode is decode's pool: its controls, the map, the grid and the table.
+func (c *poolView) decode(g model.GridView, caption, toggle, compare string, grid, table app.UI) []app.UI {
+	v := c.IPool
+	return []app.UI{
+		app.H3().ID("pool-decode-h").Text("Decode server's pool"),
 		app.Div().Class("row wrap").Body(
 			app.Button().ID("table-toggle").Type("button").Class("secondary").Aria("pressed", c.table).Text(toggle).OnClick(safe(c.onTable)),
 			app.Button().ID("compare-toggle").Type("button").Class("secondary").Aria("pressed", c.ICompare).Text(compare).
@@ -70,7 +83,7 @@ func (c *poolView) Render() app.UI {
 		app.If(v.Map.Show, func() app.UI { return newPoolMap().Map(v.Map).OnZoom(c.onZoom) }),
 		grid,
 		table,
-	)
+	}
 }
 
 func (c *poolView) onTable(ctx app.Context, e app.Event) { c.table = !c.table }

@@ -17,11 +17,9 @@ import (
 //
 // In the browser a change is patched in place, item by item: a Send moves
 // most marks by a percent or regroups them, and replacing the list made
-// the frame parse, style, lay out and paint every mark anew (with 64 marks
-// a frame that replaced them took 8.2-9.0 ms, one that moved them 5.6-6.3
-// ms, an empty one 0.8 ms). Once patched, the next list rendered is a new
-// generation, so that the string go-app holds never names a list it does
-// not show.
+// the frame parse, style, lay out and paint every mark anew. Once patched,
+// the next list rendered is a new generation, so that the string go-app
+// holds never names a list it does not show.
 type scrubMarks struct {
 	app.Compo
 
@@ -120,10 +118,9 @@ type markChange struct {
 
 // maxPatchCalls is the most calls into JavaScript a patch makes; a change
 // that needs more renders the list again. A Send moves most marks by a
-// percent, a class each, which a patch does at less than a new list costs
-// (64 marks: 5.6-6.3 ms a frame, 8.2-9.0 ms replaced); at 1,000 requests a
-// Send also regroups nearly all 202 items, three calls each, and patching
-// them took 11 ms of each Send in a CPU profile.
+// percent, a class each, which a patch does at less than a new list costs;
+// at 1,000 requests a Send also regroups nearly all 202 items, three calls
+// each, and so many calls cost more than the new list.
 const maxPatchCalls = 128
 
 // calls is how many calls into JavaScript the patch makes.

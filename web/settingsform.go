@@ -84,9 +84,15 @@ func (c *settingsForm) renderSetting(v model.SettingView) app.UI {
 	case model.KindChoice:
 		return choiceField(v, safe(c.onChoiceChange))
 	case model.KindFlag:
+		id := v.Field.ID()
+		box := checkbox(id, v.On).DataSet("field", int(v.Field)).OnChange(safe(c.onFlagChange))
+		if v.Hint != "" {
+			box = box.Aria("describedby", id+"-hint")
+		}
 		return app.Div().Class("field field-check").Body(
-			checkbox(v.Field.ID(), v.On).DataSet("field", int(v.Field)).OnChange(safe(c.onFlagChange)),
-			app.Label().For(v.Field.ID()).Text(v.Field.Label()),
+			box,
+			app.Label().For(id).Text(v.Field.Label()),
+			app.If(v.Hint != "", func() app.UI { return app.P().ID(id + "-hint").Class("hint").Text(v.Hint) }),
 		)
 	}
 	return numberField(v.Field, v.Text, v.Hint, v.Err, safe(c.onNumberChange), nil)

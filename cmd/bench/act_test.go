@@ -47,7 +47,7 @@ func TestActTimesThePaintNotThePagesLaterWork(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		// Cross-origin isolated, the page's clock ticks in 5 µs instead of
 		// 100 µs: at 100 µs a frame that began just after the paint's task
-		// read the same time as it (seen once in CI: 9.7 vs 9.7 ms).
+		// could read the same time as it (CI saw it once).
 		w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
 		w.Header().Set("Cross-Origin-Embedder-Policy", "require-corp")
 		w.Write([]byte(afterPaintPage))

@@ -36,8 +36,8 @@ var (
 
 const (
 	viewW, viewH = 1280, 900
-	// readyTimeout bounds one cold load: compiling ~8 MB of wasm on a busy
-	// 2-core machine takes seconds, a throttled download a few more.
+	// readyTimeout bounds one cold load: compiling the wasm on a busy 2-core
+	// machine takes seconds, a throttled download a few more.
 	readyTimeout = 90 * time.Second
 	// stepTimeout bounds one DevTools call that is not a load.
 	stepTimeout = 60 * time.Second
@@ -306,8 +306,8 @@ func (b *browser) load(ctx context.Context, url string, throttled bool) (visit, 
 
 // trackNetwork turns on the network events the bench counts bytes with,
 // keeping no response bodies. By default DevTools keeps a copy of each body
-// in the renderer for Network.getResponseBody, the wasm's as base64: 9.4 MB
-// of the renderer's Private_Dirty that a reader's tab does not have. The
+// in the renderer for Network.getResponseBody, the wasm's as base64: memory
+// in the renderer's Private_Dirty that a reader's tab does not have. The
 // bench reads no body. (chromedp enables the domain with the defaults when
 // it attaches; enabling again sets the limits.)
 func trackNetwork(ctx context.Context, t *chromedp.Target) error {

@@ -24,8 +24,8 @@ const (
 // more after the last, and the page's own work after a paint (the address
 // bar, the panels that follow a change: web/afterpaint.go) asked for from
 // inside a frame's callbacks runs after the next frame: with one frame
-// between clicks it ran inside the next click's timing (Step 22 ms at one
-// frame, 12 ms at three, in a warm page). Three frames let it finish.
+// between clicks it ran inside the next click's timing, about doubling a
+// Step's. Three frames let it finish.
 const (
 	clickSettle = 3
 	dragSettle  = 1

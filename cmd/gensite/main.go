@@ -17,7 +17,7 @@ func main() {
 	flag.StringVar(&c.Static, "static", "static", "directory of static assets")
 	flag.StringVar(&c.Prefix, "prefix", "", "URL path the site is hosted under, e.g. /kvleak (empty = root)")
 	flag.StringVar(&c.Domain, "domain", "", "host the site is served from, e.g. kvleak.example.org, for link previews (og:url, og:image); empty = unknown")
-	flag.IntVar(&c.Compress.LargeQuality, "br-large-q", 11, "brotli quality for files >= 1 MiB (the wasm): 11 takes ~14 s more than 10 on the 7 MB wasm for ~50 KB less, and moves less from build to build")
+	flag.IntVar(&c.Compress.LargeQuality, "br-large-q", 11, "brotli quality for files >= 1 MiB (the wasm): 11 is the smallest and moves least from build to build, but the slowest")
 	flag.Parse()
 	if q := c.Compress.LargeQuality; q < 1 || q > 11 {
 		log.Fatal("gensite: -br-large-q must be 1..11")

@@ -7,7 +7,7 @@ import (
 	"kvleak/engine"
 )
 
-// demo prints the article's demo transcript.
+// demo prints the article's demo transcript, then its notes.
 func demo(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 0 {
 		return fail(stderr, usage)
@@ -16,6 +16,11 @@ func demo(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err.Error())
 	}
+	notes, err := engine.DemoNotes()
+	if err != nil {
+		return fail(stderr, err.Error())
+	}
+	lines = append(append(lines, ""), notes...)
 	for _, l := range lines {
 		fmt.Fprintln(stdout, l)
 	}

@@ -3,7 +3,8 @@
 //	go run ./cmd/kvleak demo
 //
 // prints the article's demo transcript for the vulnerable and the fixed
-// engine, computed by the engine (see engine.DemoTranscript).
+// engine, computed by the engine (see engine.DemoTranscript), then notes on
+// what the article's output does not say (engine.DemoNotes).
 //
 //	go run ./cmd/kvleak check -prefill prefill.json -decode decode.json
 //

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,14 +11,20 @@ import (
 )
 
 // The demo prints, line for line, what the article's demo printed
-// (testdata/article-demo.txt is copied from the article).
+// (testdata/article-demo.txt is copied from the article), then its notes,
+// which name both wordings of the 400.
 func TestDemoMatchesTheArticle(t *testing.T) {
 	want, err := os.ReadFile("testdata/article-demo.txt")
 	require.NoError(t, err)
 	var out, errOut bytes.Buffer
 	require.Equal(t, 0, run([]string{"demo"}, &out, &errOut))
-	assert.Equal(t, string(want), out.String())
 	assert.Empty(t, errOut.String())
+	article, notes, ok := strings.Cut(out.String(), "\n\nNotes")
+	require.True(t, ok, "notes follow the transcript")
+	assert.Equal(t, string(want), article+"\n")
+	assert.Contains(t, notes, "article's wording")
+	assert.Contains(t, notes, "Input length (125 tokens) exceeds the maximum allowed length (122 tokens).")
+	assert.Contains(t, notes, "attended over all 125 positions; prefill wrote 1")
 }
 
 func TestUsage(t *testing.T) {

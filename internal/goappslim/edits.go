@@ -10,7 +10,8 @@ import (
 type replacement struct{ old, new string }
 
 // replacements keep four client features the playground does not use out
-// of the wasm, each with what it alone linked (brotli sizes from the README):
+// of the wasm, each with what it alone linked (what each bought is in
+// docs/upgrading-go-app.md):
 //
 //   - uuid.NewString (DeviceID, the broadcast-state store id) linked the
 //     uuid module and, through it, crypto/rand, math/big, md5 and sha1;
@@ -27,8 +28,8 @@ type replacement struct{ old, new string }
 //
 //   - encoding/json (web storage, persisted and broadcast states,
 //     notifications, the Handler's internal URLs, and the errors' text) and
-//     the reflect code only it kept: about 650 KB raw, 100 KB brotli once
-//     the playground's own JSON went to internal/jsonlite. The client files
+//     the reflect code only it kept, once the playground's own JSON went to
+//     internal/jsonlite. The client files
 //     import nojson.go.txt's stand-in instead, whose calls are errors, and
 //     pkg/errors writes an error as text (errors_slim.go.txt) where it
 //     wrote JSON.
@@ -36,19 +37,19 @@ type replacement struct{ old, new string }
 // TestUIUsesNoneOfTheRemovedFeatures keeps the playground off them.
 //
 // One edit changes when, not what: go-app's loop renders the components a
-// dispatch marked on a 120 Hz ticker that it starts on the first dispatch,
-// so every click waited 8.3 ms (and then the next vsync) before its render
+// dispatch marked on a 120 Hz ticker that it starts on the first dispatch, so
+// every click waited for a tick (and then the next vsync) before its render
 // began. The copy renders as soon as the dispatch queue is empty, which is
 // still after the handler and still on go-app's loop, but inside the event's
 // own task; a burst of dispatches still makes one frame, and a render whose
-// deferred work dispatches again gets one more render at once and then
-// waits for the ticker, so it cannot spin (renderGate, slim.go.txt). The
-// guard was the ticker's 8.3 ms at first, then any dispatch within a
-// millisecond of the last frame: a click in the frame right after the
-// page's own after-paint render (web/lateviews.go) waited for the ticker,
-// which a loaded CI machine saw, and so did the second of two clicks in one
-// script, behind an empty frame that followed the first one's render (an
-// empty frame is no render to the gate now). TestAClickRendersBeforeItReturns,
+// deferred work dispatches again gets one more render at once and then waits
+// for the ticker, so it cannot spin (renderGate, slim.go.txt). The guard was
+// the ticker's period at first, then any dispatch within a millisecond of the
+// last frame: a click in the frame right after the page's own after-paint
+// render (web/lateviews.go) waited for the ticker, which a loaded CI machine
+// saw, and so did the second of two clicks in one script, behind an empty
+// frame that followed the first one's render (an empty frame is no render to
+// the gate now). TestAClickRendersBeforeItReturns,
 // TestAClickRightAfterARenderRendersAtOnce and (in the copy)
 // TestKvleakRenderGate hold it.
 //
@@ -56,13 +57,11 @@ type replacement struct{ old, new string }
 // (closestLink, slim.go.txt), where go-app's page-wide click handler walked from the
 // target up to the body, reading each element's tagName and parentElement:
 // two calls into JavaScript a level, a string decoded at each, on every
-// click of the page (about 0.35 ms of a Step's 6 ms of Go in a warm
-// page's profile). What it does with the link is go-app's, unchanged.
+// click of the page. What it does with the link is go-app's, unchanged.
 //
 // And one reads window.document once (slim.go.txt's document) where go-app
 // read it again for every element and text node it created: a call into
-// JavaScript and a js.Value with a finalizer each, about 1,500 of them to
-// mount the page.
+// JavaScript and a js.Value with a finalizer for every node it mounts.
 var replacements = map[string][]replacement{
 	"pkg/app/js_wasm.go": {
 		{`element = w.Get("document").Call("createElement", tag)`, `element = document().Call("createElement", tag)`},

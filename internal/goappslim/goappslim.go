@@ -2,15 +2,16 @@
 //
 // go-app's pkg/app keeps its server half (http.go, resource.go) in the same
 // package as the client, so a wasm that imports it links net/http and, through
-// it, crypto/tls, x509 and math/big: about 340 KB of the brotli wasm. The copy
+// it, crypto/tls, x509 and math/big, none of which the page uses. The copy
 // builds those two files for !wasm only, adds the three helpers the client
 // still needs (client_wasm.go.txt), and a second modfile points the wasm build
 // at it. go.mod, go.sum and native builds keep the pristine module.
 //
 // It also leaves out client features the playground does not use and that
-// alone linked the uuid module, crypto/*, math/big and regexp (about 176 KB
-// of the brotli wasm), and encoding/json (with the playground's own JSON on
-// internal/jsonlite, 76 KB more): see edits.go.
+// alone linked the uuid module, crypto/*, math/big and regexp, and
+// encoding/json (the playground's own JSON is on internal/jsonlite): see
+// edits.go. docs/upgrading-go-app.md lists every edit with what it bought
+// and says how to move to a new go-app release.
 //
 // It is written for one go-app version and refuses any other, or files that
 // differ from that version's, so an upgrade makes someone look again.

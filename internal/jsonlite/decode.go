@@ -11,13 +11,12 @@ import (
 )
 
 // Unmarshal reads the JSON in data into the value v points to, as
-// json.Unmarshal does for the types it reads: fields matched by name
-// (exactly, else ignoring case), unknown keys checked and skipped, null
-// leaving a value alone (a pointer or slice becomes nil), and values decoded
-// into what is already there. It reads no floats or maps (nothing the
-// playground reads back has them; strconv.ParseFloat alone is 18 KB of
-// wasm). Text after the value is an error. On error, v may be partly
-// written.
+// json.Unmarshal does for the types it reads: fields matched by name (exactly,
+// else ignoring case), unknown keys checked and skipped, null leaving a value
+// alone (a pointer or slice becomes nil), and values decoded into what is
+// already there. It reads no floats or maps: nothing the playground reads back
+// has them, and strconv.ParseFloat would link its code into the wasm. Text
+// after the value is an error. On error, v may be partly written.
 func Unmarshal(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {

@@ -1,17 +1,17 @@
 // Package jsonlite reads and writes JSON for the playground's own types: the
 // run file (engine/export.go) and the run kept in a tab (web/model/tabrun.go).
 //
-// It exists to keep encoding/json out of the wasm: with go-app's uses left
-// out too (internal/goappslim), the wasm went from 7,223,330 to 6,740,736 B
-// raw and lost 76 KB brotli. Marshal covers what those types use: structs
-// with json tags (a name, omitempty, "-"), bools, integers, floats, strings,
-// slices, arrays, pointers, interfaces and maps with string keys, each kind
-// named or not. Unmarshal reads the same but for floats, maps and
-// interfaces, which nothing read back holds. Anything else, and any type
-// with its own JSON or text methods, is an error rather than a guess.
-// Within that subset its output is encoding/json's byte for byte and it
-// reads what encoding/json reads; the tests check both against
-// encoding/json, and the fuzz targets on any input.
+// It exists to keep encoding/json out of the wasm (with go-app's uses left out
+// too, internal/goappslim): encoding/json and the reflect code only it needs
+// would otherwise ship in every download. Marshal covers what those types use:
+// structs with json tags (a name, omitempty, "-"), bools, integers, floats,
+// strings, slices, arrays, pointers, interfaces and maps with string keys,
+// each kind named or not. Unmarshal reads the same but for floats, maps and
+// interfaces, which nothing read back holds. Anything else, and any type with
+// its own JSON or text methods, is an error rather than a guess. Within that
+// subset its output is encoding/json's byte for byte and it reads what
+// encoding/json reads; the tests check both against encoding/json, and the
+// fuzz targets on any input.
 package jsonlite
 
 import (

@@ -25,9 +25,9 @@ var Compressible = map[string]bool{
 	".webmanifest": true, ".json": true, ".txt": true,
 }
 
-// Options tunes brotli. Quality 11 is best but super-linear in time: on a
-// ~7 MB wasm it takes ~23 s on this machine, quality 10 ~18 s, quality 9
-// ~1.3 s (but 11% bigger), so large files get their own quality.
+// Options tunes brotli. Quality 11 is best but super-linear in time: on
+// the multi-megabyte wasm it takes many times what quality 9 does, so large
+// files get their own quality.
 type Options struct {
 	Quality      int   // brotli quality for small files; 0 means 11
 	LargeQuality int   // brotli quality for files >= LargeBytes; 0 means 10

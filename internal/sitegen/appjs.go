@@ -23,9 +23,8 @@ type appJSEdit struct{ from, to, what string }
 // The wasm: go-app's fetchWithProgress reads the wasm chunk by chunk in
 // JavaScript, re-queues each chunk into a new stream on the main thread and
 // rewrites the loader's percentage, which repaints the page at every frame
-// of the download (with the still loader logo of static/app.css, the main
-// thread of a cold load on the 2-core CI machine was busy about 0.5 s less
-// without it); the loader says "Loading…" without a percentage. And
+// of the download: main-thread time taken from the start-up it waits for.
+// The loader says "Loading…" without a percentage. And
 // app.js, deferred until the page is parsed, began the compile only then:
 // it now instantiates the module the head's script began compiling
 // (preload.go), and compiles one itself only if that script did not run.

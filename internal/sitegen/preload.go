@@ -23,8 +23,8 @@ func wasmPreload(prefix string) string {
 // the compiler at once (WebAssembly.compileStreaming, which needs the
 // server's application/wasm, also on the brotli twin) and leaves the
 // promise of the module in window.kvleakWasm. go-app's app.js is deferred
-// until the prerendered page is parsed, about 250 ms into a cold load on a
-// 2-core machine; before, the compiler only began reading the bytes then.
+// until the prerendered page is parsed, so without this script the compiler
+// only began reading the bytes then.
 // The edited app.js instantiates this module (appjs.go), or compiles one
 // itself if the script did not run (a host whose Content-Security-Policy
 // lacks its hash). A failed compile is reported by app.js, which awaits it;

@@ -2,13 +2,14 @@
 // segments, for a smaller download.
 //
 // Go's linker writes a segment for every stretch of data between two runs
-// of eight or more zero bytes, to keep the raw wasm small: 83,975 segments
-// in the playground's. Each one's header (an offset and a length) is close
-// to random for brotli, which ships the zeros themselves for almost
-// nothing. Writing the zeros back and the segments as one takes the raw
-// wasm from 6.8 to 7.6 MB and its brotli from 1,232 to 1,139 KB. The memory
-// the module starts with is byte for byte the same: fresh wasm memory is
-// zeros, and the segments hold what the linker wrote, at its offsets.
+// of eight or more zero bytes, to keep the raw wasm small: tens of
+// thousands of segments in the playground's. Each one's header (an offset
+// and a length) is close to random for brotli, which ships the zeros
+// themselves for almost nothing, so writing the zeros back and the segments
+// as one makes the raw wasm larger and its brotli smaller
+// (docs/performance.md has the figures). The memory the module starts with
+// is byte for byte the same: fresh wasm memory is zeros, and the segments
+// hold what the linker wrote, at its offsets.
 package wasmdata
 
 import (

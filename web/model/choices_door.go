@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"kvleak/engine"
 )
@@ -28,7 +29,7 @@ const (
 
 func doorOptions() []Option {
 	return []Option{
-		{DoorVulnerable, "vulnerable door: retires none (checks only finished())"},
+		{DoorVulnerable, "checks only finished(): retires nothing pending (the simulation's worst case)"},
 		{DoorFixed, "fixed door: retires all"},
 		{engine.DoorFromMode, "as the admission mode retires"},
 	}
@@ -64,9 +65,32 @@ func (v SettingView) Toggled(value string, on bool) string {
 func doorHint(c engine.Config) string {
 	from := "set here"
 	if c.Door == engine.DoorFromMode {
-		from = fmt.Sprintf("as admission mode %s retires", c.Mode)
+		from = fmt.Sprintf("as the %s admission mode retires", c.Mode)
 	}
-	return fmt.Sprintf("Retires %s (%s). The length check before commit is the admission mode's part.", c.Retires(), from)
+	return fmt.Sprintf("The door is the admission queues' check (PrefillBootstrapQueue, DecodePreallocQueue) that lets a request in or retires it. It retires %s (%s). Before #38704 SGLang's door checked only finished(); prepare_abort already marked a failed transfer or an abort finished, so only the pending rejection walked through. The length check before commit is the admission mode's part.",
+		retiredWords(c.Retires()), from)
+}
+
+// retiredWords names a set of pending states in words: "a failed transfer,
+// an abort and a cancel", "nothing pending".
+func retiredWords(set engine.RetireSet) string {
+	words := map[engine.PendingState]string{
+		engine.PendingRejected: "a pending rejection", engine.PendingErrored: "a failed transfer",
+		engine.PendingAborted: "an abort", engine.PendingCancelled: "a cancel",
+	}
+	var parts []string
+	for _, p := range engine.PendingStates {
+		if set.Has(p) {
+			parts = append(parts, words[p])
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return "nothing pending"
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 func gatewayOptions() []Option {
@@ -89,4 +113,4 @@ func gatewayHint(g engine.GatewayMode) string {
 	return "The simulation's illustration of a gateway in front of a shared backend. " + what + " " + GatewayBlindSpot
 }
 
-const writerCheckHint = "The simulation's illustration of the article's third question (SGLang has no such check): before it attends, decode compares the last writer of every page with the request and aborts with 500 on a mismatch. It catches the stale pages and the late write alike, at one metadata read per page on every request."
+const writerCheckHint = "The simulation's illustration of the article's third question: before it attends, decode compares the last writer of every page with the request and aborts with 500 on a mismatch. It catches the stale pages and the late write alike, at one metadata read per page on every request — but not stale positions past a write that ended inside a page. SGLang's nearest defence is the opt-in KV-transfer checksum (--disaggregation-enable-kv-checksum, PR #39500, merged 2026-09-15), which aborts a request whose transferred bytes changed in transit; it does not see decode attending over positions prefill never sent."

@@ -16,8 +16,8 @@ type Field int
 const (
 	Context Field = iota
 	Pool
+	DecodePool
 	PageSize
-	SlotPages
 	Mode
 	Allocator
 	Cancel
@@ -67,12 +67,12 @@ type fieldSpec struct {
 var fields = [fieldCount]fieldSpec{
 	Context: {id: "ctx", key: "ctx", kind: KindNumber, label: "Context length (tokens)", hint: "Advertised context window",
 		num: func(c *engine.Config) *int { return &c.ContextTokens }},
-	Pool: {id: "pool", key: "pool", kind: KindNumber, label: "KV pool size (tokens)", hint: "max_total_num_tokens",
+	Pool: {id: "pool", key: "pool", kind: KindNumber, label: "Prefill KV pool (tokens)", hint: "The prefill server's max_total_num_tokens",
 		num: func(c *engine.Config) *int { return &c.PoolTokens }},
-	PageSize: {id: "page-size", key: "page", kind: KindNumber, label: "Page size (tokens)", hint: "Tokens per KV page",
+	DecodePool: {id: "decode-pool", key: "dpool", kind: KindNumber, label: "Decode KV pool (tokens)", hint: "The decode server's max_total_num_tokens",
+		num: func(c *engine.Config) *int { return &c.DecodePoolTokens }},
+	PageSize: {id: "page-size", key: "page", kind: KindNumber, label: "Page size (tokens)", hint: "Tokens per KV page, on both servers",
 		num: func(c *engine.Config) *int { return &c.PageTokens }},
-	SlotPages: {id: "slot-pages", key: "slot", kind: KindNumber, label: "Pages per slot", hint: "Pages decode reserves per request",
-		num: func(c *engine.Config) *int { return &c.SlotPages }},
 	Mode: {id: "mode", key: "mode", kind: KindChoice, label: "Admission mode", options: modeOptions,
 		choice: func(c *engine.Config) *string { return (*string)(&c.Mode) }},
 	Allocator: {id: "allocator", key: "alloc", kind: KindChoice, label: "Free-page allocator", options: allocatorOptions,
@@ -83,6 +83,7 @@ var fields = [fieldCount]fieldSpec{
 		},
 		choice: func(c *engine.Config) *string { return (*string)(&c.Cancel) }},
 	Scrub: {id: "scrub", key: "scrub", kind: KindFlag, label: "Scrub pages on free (one write per freed page)",
+		hint: "The simulation's defence, priced at its own 70,272 bytes of KV per token (an assumption: the postmortem gives none)",
 		flag: func(c *engine.Config) *bool { return &c.ScrubOnFree }},
 	Door: {id: "door", key: "door", kind: KindSet, label: "What the door retires", options: doorOptions, optional: true, zero: engine.DoorFromMode,
 		choice: func(c *engine.Config) *string { return &c.Door }},
@@ -98,7 +99,7 @@ var fields = [fieldCount]fieldSpec{
 }
 
 // Settings are the fields that configure the engine, in form order.
-var Settings = []Field{Context, Pool, PageSize, SlotPages, Mode, Allocator, Cancel, Scrub, Door, WriterCheck, Gateway}
+var Settings = []Field{Context, Pool, DecodePool, PageSize, Mode, Allocator, Cancel, Scrub, Door, WriterCheck, Gateway}
 
 // ID is the field's DOM id, a stable hook for tests and docs.
 func (f Field) ID() string { return f.spec().id }

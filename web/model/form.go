@@ -116,6 +116,9 @@ type RequestView struct {
 func (s *Session) Request() RequestView {
 	v := RequestView{Tenants: s.tenants, Tenant: s.tenant, Prompt: s.Text(PromptTokens), Secret: s.Text(Secret),
 		Rename: s.Text(TenantName), End: s.end, PromptHint: promptHint(s.cfg)}
+	if n, err := ParseCount(v.Prompt); err == nil && n >= 1 {
+		v.PromptHint = reservationWords(s.cfg, n) + " " + v.PromptHint
+	}
 	for _, f := range []Field{Tenant, TenantName, PromptTokens, Secret, EndEarly} {
 		if msg := s.Err(f); msg != "" {
 			if v.Errs == nil {
@@ -164,8 +167,34 @@ func (s *Session) queryLen(view View) int {
 	return n
 }
 
-// promptHint is SGLang's limit for this engine, in the reader's terms.
+// reservationWords says what the servers do with a prompt of n tokens:
+// "Prefill rejects 125 tokens and sends one placeholder token; decode
+// admits them and reserves 8 pages for 125 tokens."
+func reservationWords(c engine.Config, n int) string {
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	p, d := c.LimitsOf(engine.ServerPrefill), c.LimitsOf(engine.ServerDecode)
+	if p.OverAPI(n) {
+		return "The API refuses " + th(n) + " tokens: not below the context."
+	}
+	pre := "Prefill admits " + th(n) + " tokens"
+	if p.Rejects(n) {
+		pre = "Prefill rejects " + th(n) + " tokens and sends one placeholder token"
+	}
+	dec := "decode admits them and reserves " + pagesWord(c.ReservedPages(n)) + " for " + th(n) + " tokens."
+	if d.Rejects(n) {
+		dec = "decode rejects them too and reserves " + pagesWord(c.ReservedPages(n)) + " for its placeholder."
+	}
+	return pre + "; " + dec
+}
+
+// promptHint is each server's limit for this engine, in the reader's terms.
 func promptHint(c engine.Config) string {
-	return fmt.Sprintf("At or above max_req_input_len = %s tokens (derived from the pool and the context) takes the placeholder path; at or above the %s-token context, the API refuses it.",
-		engine.Thousands(int64(c.MaxReqInputLen())), engine.Thousands(int64(c.ContextTokens)))
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	p, d := c.LimitsOf(engine.ServerPrefill).MaxReqInputLen(), c.LimitsOf(engine.ServerDecode).MaxReqInputLen()
+	w := "none do"
+	if win := c.Window(); win.Open() {
+		w = win.String() + " do"
+	}
+	return fmt.Sprintf("Each server derives max_req_input_len from its own pool: prefill %s, decode %s tokens. At or above it, that server swaps the prompt for a placeholder. Prompts prefill rejects and decode admits leak on the vulnerable door: %s. At or above the %s-token context, the API refuses it.",
+		th(p), th(d), w, th(c.ContextTokens))
 }

@@ -113,7 +113,7 @@ func (v *visitor) text() string {
 func (v *visitor) act(t *testing.T, s *Session) {
 	switch v.next() % actCount {
 	case actNumber:
-		f := []Field{Context, Pool, PageSize, SlotPages, PromptTokens}[v.next()%5]
+		f := []Field{Context, Pool, DecodePool, PageSize, PromptTokens}[v.next()%5]
 		_ = s.SetNumber(f, v.text())
 	case actChoice:
 		f := []Field{Mode, Cancel}[v.next()%2]
@@ -233,7 +233,7 @@ func checkSession(t *testing.T, s *Session) {
 	// The counters' views, kept while the counters are the same, are the
 	// ones built afresh.
 	capacity := s.cfg.Capacity()
-	require.Equal(t, MetricsView{Capacity: "Capacity check: " + capacity.String(), Short: !capacity.Backed,
+	require.Equal(t, MetricsView{Capacity: "Capacity check: " + capacity.String(), Short: capacity.Window.Open(),
 		Rows: metricRows(s.eng.Metrics())}, s.Metrics(), "the metrics panel is the one built afresh")
 	require.Equal(t, prometheusText(s.eng.Metrics()), s.Prometheus(), "the Prometheus text is the one built afresh")
 
@@ -249,7 +249,7 @@ func checkSession(t *testing.T, s *Session) {
 	if pm := s.PoolMap(); pm.Show {
 		require.Equal(t, s.Snapshot().PageMap(nil), pm.Map, "the pool map is the page map drawn afresh")
 	}
-	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PoolPages()-1, GridMarks{}, MaxGridCells)
+	g, err := BuildGrid(s.Snapshot(), s.Tenants(), 0, cfg.PagesOf(engine.ServerDecode)-1, GridMarks{}, MaxGridCells)
 	require.NoError(t, err)
 	leaked := 0
 	for _, c := range g.Cells {

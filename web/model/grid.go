@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"kvleak/engine"
 )
@@ -33,6 +34,10 @@ type CellView struct {
 	Window, Wrote bool
 	// Tiles: who wrote the page and the start of what it holds.
 	Writer, Text string
+	// Mixed: the page holds another writer's KV past its first positions
+	// (a write ended inside it), said in Positions.
+	Mixed     bool
+	Positions string
 }
 
 // GridView is the grid for one snapshot and page range.
@@ -102,6 +107,11 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 		v.Page = fmt.Sprintf("%d-%d", c.First, c.Last)
 		v.Label = rangeLabel(c)
 	}
+	if c.First == c.Last {
+		if p, err := snap.Page(c.First); err == nil && len(p.Positions) > 0 {
+			v.Mixed, v.Positions = writers(p.Positions) > 1, positionWords(p.Positions)
+		}
+	}
 	v.Mark = markFor(v)
 	v.Touched = overlaps(marks.Touched, c.First, c.Last)
 	v.Window = overlaps(marks.Window, c.First, c.Last)
@@ -110,6 +120,35 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 		v.Writer, v.Text = tileText(snap, c.First)
 	}
 	return v
+}
+
+// writers counts the requests whose KV a page's positions hold.
+func writers(ps []engine.PositionRun) int {
+	n := 0
+	for _, p := range ps {
+		if p.Writer != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// positionWords says whose KV each run of a page's positions holds:
+// "positions 0: r2 (tenant B); 1–15: r1 (tenant A)".
+func positionWords(ps []engine.PositionRun) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		at := strconv.Itoa(p.First)
+		if p.Last > p.First {
+			at += "–" + strconv.Itoa(p.Last)
+		}
+		who := "nothing"
+		if p.Writer != 0 {
+			who = requestOf(p.Writer, p.Tenant)
+		}
+		parts[i] = at + ": " + who
+	}
+	return "positions " + strings.Join(parts, "; ")
 }
 
 // updateGrid brings prev, the grid of the same range and cell count drawn
@@ -163,11 +202,13 @@ func markFor(v CellView) string {
 		r := []rune(v.Owner)
 		letter = string(r[0])
 	}
-	switch v.State {
-	case engine.PageLeaked:
+	switch {
+	case v.State == engine.PageLeaked:
 		return letter + "!"
-	case engine.PageFree:
+	case v.State == engine.PageFree:
 		return "·"
+	case v.Mixed:
+		return letter + "+"
 	}
 	return letter
 }
@@ -188,6 +229,9 @@ func pageLabel(snap *engine.Snapshot, id int) string {
 	}
 	if p.Reader != 0 {
 		s += "; read by " + requestOf(p.Reader, p.ReaderTenant)
+	}
+	if len(p.Positions) > 0 {
+		s += "; " + positionWords(p.Positions)
 	}
 	return s
 }

@@ -38,7 +38,7 @@ func TestBuildGridDemo(t *testing.T) {
 func TestBuildGridAggregatesRealScale(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
-	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, GridMarks{Touched: engine.Pages{{First: 0, Count: 8}}}, MaxGridCells)
+	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PagesOf(engine.ServerDecode)-1, GridMarks{Touched: engine.Pages{{First: 0, Count: 8}}}, MaxGridCells)
 	require.NoError(t, err)
 	assert.Len(t, g.Cells, MaxGridCells)
 	assert.Equal(t, "0-1329", g.Cells[0].Page)
@@ -78,7 +78,7 @@ func TestSessionGridFromTheMapIsTheGrid(t *testing.T) {
 		if !s.PoolMap().AllChanged && before == s.PoolMap().Version-1 {
 			updated++
 		}
-		want, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PoolPages()-1, s.gridMarks(), MaxGridCells)
+		want, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PagesOf(engine.ServerDecode)-1, s.gridMarks(), MaxGridCells)
 		require.NoError(t, err)
 		require.Equal(t, want, got, "walk %d, step %d", i, s.Step())
 	}

@@ -13,19 +13,27 @@ type IncidentPoint struct {
 	Preset     string // slug
 	PresetName string
 	Href       string // the preset's short link
+	// Source and SourceName are the public record the point cites, if any.
+	Source, SourceName string
 }
 
+// The upstream records the timeline cites.
+const (
+	IssueURL = "https://github.com/sgl-project/sglang/issues/30233"
+	FixURL   = "https://github.com/sgl-project/sglang/pull/38704"
+)
+
 // timeline is the article's dates, oldest first.
-var timeline = []struct{ when, what, preset string }{
-	{"6 July 2026", "SGLang has an open upstream issue for this class of bug.", "demo"},
-	{"27 Aug – 9 Sep", "155 responses from GLM-5.3 carry fragments of another tenant's KV cache, every one with HTTP 200.", "glm-launch"},
-	{"8 Sep, 23:11 UTC", "A HackerOne report lands.", "glm-launch"},
-	{"9 Sep, 13:22", "Incident declared; the leak reproduced.", "demo"},
-	{"9 Sep, 14:00", "The model goes private. The launch tests had checked status and streaming, not correctness.", "glm-launch-tests"},
-	{"9 Sep, 19:40", "Back, with the prefill pool at about 2.04 million tokens and the engine patch.", "glm-remediated-tests"},
-	{"2 Oct", "SGLang v0.5.21: the admission-door fix (#38704) for Mooncake and NIXL.", "demo-fixed"},
-	{"19 Oct", "SGLang v0.5.22: the same fix for MORI.", "demo-fixed"},
-	{"26 Oct", "Public disclosure, with SGLang's advice: cancel both halves, verify capacity against the running engine, watch decode_deferred_kv_release_total{outcome}.", "late-write"},
+var timeline = []struct{ when, what, preset, source, sourceName string }{
+	{"6 July 2026", "SGLang has an open upstream issue for this class of bug: decode, which allocated space for the full prompt, decodes from KV cache prefill never wrote.", "demo", IssueURL, "sglang#30233"},
+	{"27 Aug – 9 Sep", "155 responses from GLM-5.3 carry fragments of another tenant's KV cache, every one with HTTP 200.", "glm-launch", "", ""},
+	{"8 Sep, 23:11 UTC", "A HackerOne report lands.", "glm-launch", "", ""},
+	{"9 Sep, 13:22", "Incident declared; the leak reproduced.", "demo", "", ""},
+	{"9 Sep, 14:00", "The model goes private. The launch tests had checked status and streaming, not correctness.", "glm-launch-tests", "", ""},
+	{"9 Sep, 19:40", "Back, with the prefill pool at about 2.04 million tokens and the engine patch.", "glm-remediated-tests", "", ""},
+	{"2 Oct", "SGLang v0.5.21: the admission-door fix (#38704) for Mooncake and NIXL.", "demo-fixed", FixURL, "sglang#38704"},
+	{"19 Oct", "SGLang v0.5.22: the same fix for MORI.", "demo-fixed", "", ""},
+	{"26 Oct", "Public disclosure, with SGLang's advice: cancel both halves, verify capacity against the running engine, watch decode_deferred_kv_release_total{outcome}.", "late-write", "", ""},
 }
 
 // IncidentTimeline is the incident's dates, each linked to its preset. It
@@ -35,7 +43,7 @@ var IncidentTimeline = sync.OnceValue(func() []IncidentPoint {
 	for i, t := range timeline {
 		p, _ := engine.PresetBySlug(t.preset)
 		out[i] = IncidentPoint{When: t.when, What: t.what, Preset: t.preset, PresetName: p.Name,
-			Href: PresetHref(t.preset)}
+			Href: PresetHref(t.preset), Source: t.source, SourceName: t.sourceName}
 	}
 	return out
 })

@@ -10,12 +10,13 @@ import (
 	"kvleak/engine"
 )
 
-// Permalink schema. Version 2 keys:
+// Permalink schema. Version 3 keys:
 //
-//	v=2                      schema version (required when any other key is set)
+//	v=3                      schema version (required when any other key is set)
 //	preset=demo              the scenario the run started from; alone (with v
 //	                         and optional step/view keys) it loads the preset
-//	ctx, pool, page, slot    the configuration, as integers
+//	ctx, pool, dpool, page   the configuration, as integers: the context, the
+//	                         prefill and decode servers' pools, the page size
 //	mode=vulnerable|fixed|retire-only|length-check-only
 //	alloc=sorted|lifo|fifo   cancel=both|one    scrub=0|1
 //	door=none|all|<states joined by dots>   (absent: as the mode retires)
@@ -34,13 +35,11 @@ import (
 // The settings' keys are the field table's (field.go). Fields inside op are
 // query-escaped and joined by literal commas.
 //
-// Version 1 links (before alloc, and before the engine followed SGLang's
-// prompt limit) keep opening: without alloc, with the lifo allocator they
-// were made with, and ApplyLink says when the limit changes an outcome.
-const (
-	linkVersion   = "2"
-	legacyVersion = "1"
-)
+// Links of versions 1 and 2, made when the engine had one pool, keep
+// opening (legacy.go): their slot key is read and dropped, decode's pool is
+// set as engine.DecodePoolForSinglePool says, a version 1 link (before
+// alloc) gets the lifo allocator it was made with, and ApplyLink says so.
+const linkVersion = "3"
 
 // Bounds that keep a hostile link from hanging or exhausting the page.
 const (
@@ -56,8 +55,8 @@ type LinkState struct {
 	Step   int
 	View   View
 	Tab    bool `json:",omitempty"` // the run is kept in the tab (tabrun.go)
-	// Legacy: a version 1 link's run, made under the old prompt limit.
-	Legacy bool `json:"-"`
+	// Migrated names what changed in an older link's run ("" for none).
+	Migrated string `json:"-"`
 }
 
 // ErrNoState means the URL carries no state: open the default.
@@ -112,7 +111,7 @@ func DecodeLink(raw string) (LinkState, error) {
 		return st, fmt.Errorf("the link has %d parameters; at most %d requests fit in a link", len(pairs), MaxLinkOps)
 	}
 	seen := map[string]bool{}
-	version := ""
+	version, slot := "", ""
 	for _, pair := range pairs {
 		if pair == "" {
 			continue
@@ -133,6 +132,10 @@ func DecodeLink(raw string) (LinkState, error) {
 			version = val
 			continue
 		}
+		if key == "slot" {
+			slot = val // version 1 and 2's pages per slot: checked below
+			continue
+		}
 		if err := st.set(key, val); err != nil {
 			return st, err
 		}
@@ -147,14 +150,15 @@ func DecodeLink(raw string) (LinkState, error) {
 	}
 	switch version {
 	case linkVersion:
-	case legacyVersion:
-		if seen["alloc"] || seen["tab"] {
-			return st, fmt.Errorf("parameter %q is new in link version %s", map[bool]string{true: "alloc", false: "tab"}[seen["alloc"]], linkVersion)
+		if seen["slot"] {
+			return st, errors.New(`parameter "slot" is gone in link version 3: decode reserves the pages of the prompt as it sees it`)
 		}
-		st.Config.Allocator = engine.LIFO
-		st.Legacy = !onlyPreset(seen)
+	case "1", "2":
+		if err := st.migrate(version, slot, seen); err != nil {
+			return st, err
+		}
 	default:
-		return st, fmt.Errorf("unknown link version %q: this playground reads versions %s and %s", clip(version), legacyVersion, linkVersion)
+		return st, fmt.Errorf("unknown link version %q: this playground reads versions 1 to %s", clip(version), linkVersion)
 	}
 	if st.Tab {
 		if len(seen) > 2 { // v and tab

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,33 +37,69 @@ func TestPermalinkEscapesHostileText(t *testing.T) {
 func TestPermalinkDemoExample(t *testing.T) {
 	p, _ := engine.PresetBySlug("demo")
 	assert.Equal(t,
-		"v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes",
+		"v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes",
 		EncodeLink(LinkState{Preset: "demo", Config: p.Config, Ops: p.Ops}))
 }
 
+// Decode's pool is its own key: it round-trips, and the engine's bounds on
+// it (and on both pools together) are the link's.
+func TestPermalinkCarriesDecodesPool(t *testing.T) {
+	for _, dpool := range []int{1, 16, 144, 1_048_576, engine.MaxPoolTokens - 128} {
+		c := engine.DemoConfig()
+		c.DecodePoolTokens = dpool
+		raw := EncodeLink(LinkState{Config: c})
+		assert.Contains(t, raw, "&dpool="+strconv.Itoa(dpool)+"&")
+		if dpool < c.PageTokens { // the page is at most the smaller pool
+			_, err := DecodeLink(raw)
+			assert.ErrorContains(t, err, "page size 16: must be between 1 and 1 tokens (at most the smaller pool)")
+			continue
+		}
+		st, err := DecodeLink(raw)
+		require.NoError(t, err, raw)
+		assert.Equal(t, c, st.Config)
+		assert.Empty(t, st.Migrated, "a version 3 link is read as it is")
+	}
+	_, err := DecodeLink("v=3&pool=4194304&dpool=16&page=1")
+	assert.ErrorContains(t, err, "the two pools hold 4,194,320 pages together; at most 4,194,304")
+}
+
 func TestPermalinkRefusesHostileLinks(t *testing.T) {
-	manyOps := "v=2" + strings.Repeat("&op=s,A,1,-,x", MaxLinkOps+1)
+	manyOps := "v=3" + strings.Repeat("&op=s,A,1,-,x", MaxLinkOps+1)
 	cases := map[string]struct{ raw, msg string }{
 		"unknown version":  {"v=9&ctx=16", "unknown link version"},
 		"no version":       {"ctx=16", "unknown link version"},
 		"garbage":          {"%%%&&==", "unknown parameter"},
-		"unknown key":      {"v=2&foo=1", "unknown parameter"},
-		"negative":         {"v=2&pool=-5", "whole number"},
-		"enormous":         {"v=2&pool=99999999999999", "whole number"},
-		"out of range":     {"v=2&pool=5000000", "not valid"},
-		"bad mode":         {"v=2&mode=evil", "not valid"},
-		"bad allocator":    {"v=2&alloc=newest", "not valid"},
-		"bad scrub":        {"v=2&scrub=yes", "0 or 1"},
-		"duplicate":        {"v=2&pool=8&pool=9", "twice"},
+		"unknown key":      {"v=3&foo=1", "unknown parameter"},
+		"negative":         {"v=3&pool=-5", "whole number"},
+		"enormous":         {"v=3&pool=99999999999999", "whole number"},
+		"out of range":     {"v=3&pool=5000000", "not valid"},
+		"decode's pool":    {"v=3&dpool=5000000", "decode pool size 5,000,000: must be between 1 and 4,194,304 tokens"},
+		"no decode pool":   {"v=3&dpool=0", "decode pool size 0"},
+		"bad mode":         {"v=3&mode=evil", "not valid"},
+		"bad allocator":    {"v=3&alloc=newest", "not valid"},
+		"bad scrub":        {"v=3&scrub=yes", "0 or 1"},
+		"duplicate":        {"v=3&pool=8&pool=9", "twice"},
+		"duplicate slot":   {"v=2&slot=8&slot=8", "twice"},
 		"thousands of ops": {manyOps, "at most"},
-		"megabyte":         {"v=2&op=s,A,1,-," + strings.Repeat("x", 1<<20), "at most"},
-		"bad op":           {"v=2&op=q,1", "must be"},
-		"bad tokens":       {"v=2&op=s,A,lots,-,x", "not a whole number"},
-		"bad tenant":       {"v=2&op=s,,5,-,x", "tenant name is empty"},
-		"bad stage":        {"v=2&op=s,A,5,nowhere,x", "cancel stage"},
-		"bad settle":       {"v=2&op=x,zero,drained", "not a request number"},
-		"too much work": {"v=2&ctx=4194304&pool=4194304&page=1" + strings.Repeat("&op=s,A,4194304,-,x", 3),
+		"megabyte":         {"v=3&op=s,A,1,-," + strings.Repeat("x", 1<<20), "at most"},
+		"bad op":           {"v=3&op=q,1", "must be"},
+		"bad tokens":       {"v=3&op=s,A,lots,-,x", "not a whole number"},
+		"bad tenant":       {"v=3&op=s,,5,-,x", "tenant name is empty"},
+		"bad stage":        {"v=3&op=s,A,5,nowhere,x", "cancel stage"},
+		"bad settle":       {"v=3&op=x,zero,drained", "not a request number"},
+		// Two pools of 2Mi one-token pages, four prompts that fit both:
+		// 8,000,004 pages, past the bound.
+		"too much work": {"v=3&ctx=4194304&pool=2097152&dpool=2097152&page=1" + strings.Repeat("&op=s,A,2000000,-,x", 4),
 			"would touch"},
+		// The schema's own changes.
+		"slot in version 3":  {"v=3&slot=8", `parameter "slot" is gone in link version 3: decode reserves the pages of the prompt as it sees it`},
+		"slot beside dpool":  {"v=3&ctx=256&pool=128&dpool=144&page=16&slot=8", `parameter "slot" is gone in link version 3`},
+		"dpool in version 2": {"v=2&ctx=256&pool=128&dpool=144&page=16&slot=8", `parameter "dpool" is new in link version 3`},
+		"dpool in version 1": {"v=1&dpool=144", `parameter "dpool" is new in link version 3`},
+		"alloc in version 1": {"v=1&alloc=fifo", `parameter "alloc" is new in link version 2`},
+		"tab in version 1":   {"v=1&tab=1", `parameter "tab" is new in link version 2`},
+		"bad slot":           {"v=2&ctx=256&slot=lots", "parameter slot: must be a whole number of pages"},
+		"no slot":            {"v=2&ctx=256&slot=0", "parameter slot: must be a whole number of pages"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -85,13 +122,14 @@ func TestPermalinkWithoutState(t *testing.T) {
 
 func TestApplyLinkReplaysOrChangesNothing(t *testing.T) {
 	s := NewSession()
-	st, err := DecodeLink("v=2&ctx=16&pool=8&page=1&slot=8&mode=fixed&alloc=fifo&cancel=both&scrub=0&op=s,A,1,-,S&op=s,B,12,-,x&step=5")
+	st, err := DecodeLink("v=3&ctx=16&pool=8&dpool=8&page=1&mode=fixed&alloc=fifo&cancel=both&scrub=0&op=s,A,1,-,S&op=s,B,12,-,x&step=5")
 	require.NoError(t, err)
 	require.NoError(t, s.ApplyLink(st))
 	assert.Equal(t, 5, s.step)
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 400, r.Status)
-	assert.Equal(t, st, func() LinkState { l := s.Link(); return l }())
+	assert.Equal(t, st, s.Link())
+	assert.Empty(t, s.Notice(), "a version 3 link has nothing to say")
 
 	before := s.eng
 	st.Ops = append(st.Ops, engine.SettleOp(1, engine.OutcomeDrained))
@@ -117,13 +155,19 @@ func FuzzDecodeLink(f *testing.F) {
 	})
 }
 
+// A link that names only a preset opens the preset as it is now, in any
+// version: no migration, nothing to say.
 func TestPermalinkShortPresetForm(t *testing.T) {
-	st, err := DecodeLink("v=1&preset=glm-launch&step=4")
-	require.NoError(t, err)
-	p, _ := engine.PresetBySlug("glm-launch")
-	assert.Equal(t, p.Config, st.Config)
-	assert.Equal(t, p.Ops, st.Ops)
-	assert.Equal(t, 4, st.Step)
+	for _, v := range []string{"1", "2", "3"} {
+		st, err := DecodeLink("v=" + v + "&preset=glm-launch&step=4")
+		require.NoError(t, err, v)
+		p, _ := engine.PresetBySlug("glm-launch")
+		assert.Equal(t, "glm-launch", st.Preset, v)
+		assert.Equal(t, p.Config, st.Config, v)
+		assert.Equal(t, p.Ops, st.Ops, v)
+		assert.Equal(t, 4, st.Step, v)
+		assert.Empty(t, st.Migrated, v)
+	}
 }
 
 func TestLinkableBoundsFollowDecodeLink(t *testing.T) {
@@ -143,31 +187,93 @@ func TestLinkableBoundsFollowDecodeLink(t *testing.T) {
 }
 
 // Links made before version 2 keep opening, with the allocator they were
-// made with, and say when the new prompt limit changes an outcome.
+// made with; as every link made with one pool, decode gets the pool
+// DecodePoolForSinglePool says and the notice says what changed.
 func TestVersion1LinksOpenWithTheirAllocator(t *testing.T) {
 	old := "v=1&preset=demo&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes"
 	st, err := DecodeLink(old)
 	require.NoError(t, err)
 	assert.Equal(t, engine.LIFO, st.Config.Allocator)
-	assert.True(t, st.Legacy)
+	assert.Equal(t, 16, st.Config.DecodePoolTokens, "the 16-token context, backed")
+	assert.Equal(t, engine.DecodePoolForSinglePool(16, 8, 1), st.Config.DecodePoolTokens)
+	assert.Empty(t, st.Preset, "the demo is another run now")
 	s := NewSession()
 	require.NoError(t, s.ApplyLink(st))
 	assert.Equal(t, engine.LIFO, s.Config().Allocator)
-	assert.Contains(t, s.Notice(), "This link was made before the playground followed SGLang's prompt limit")
-	assert.Contains(t, s.Notice(), "r1, r2 now end differently", "A's 8 tokens no longer fit an 8-token pool, so B reads no A page")
-	assert.True(t, strings.HasPrefix(s.AddressQuery(), "v=2&"), "the address bar moves to version 2")
-
-	unchanged, err := DecodeLink("v=1&ctx=4096&pool=4096&page=1&slot=8&mode=fixed&cancel=both&scrub=0&op=s,A,8,-,x")
+	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. Outcomes may differ from when it was made.",
+		s.Notice())
+	assert.Equal(t, "v=3&ctx=16&pool=8&dpool=16&page=1&mode=vulnerable&alloc=lifo&cancel=both&scrub=0&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes",
+		s.AddressQuery(), "the address bar moves to version 3, with decode's pool and the allocator spelt out")
+	again, err := DecodeLink(s.AddressQuery())
 	require.NoError(t, err)
-	require.NoError(t, s.ApplyLink(unchanged))
-	assert.Empty(t, s.Notice(), "no outcome changed: nothing to say")
+	assert.Equal(t, s.Config(), again.Config, "the new link opens the same run")
+	assert.Empty(t, again.Migrated)
 
 	short, err := DecodeLink("v=1&preset=glm-launch")
 	require.NoError(t, err)
-	assert.False(t, short.Legacy, "a preset by name is today's preset")
+	assert.Empty(t, short.Migrated, "a preset by name is today's preset")
+	assert.Equal(t, engine.Sorted, short.Config.Allocator)
+}
 
-	_, err = DecodeLink("v=1&alloc=fifo")
-	assert.ErrorContains(t, err, `parameter "alloc" is new in link version 2`)
+// A version 2 link, made with one pool and pages per slot, opens: slot is
+// dropped, decode gets a pool that backs the context, and the notice names
+// both. The session's own link is then version 3.
+func TestVersion2LinksOpenWithANotice(t *testing.T) {
+	// The demo as version 2 wrote it, B's 200 tokens in an 8-page slot.
+	old := "v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes&step=5"
+	st, err := DecodeLink(old)
+	require.NoError(t, err)
+	want := engine.DemoConfig()
+	want.DecodePoolTokens = 256 // the 256-token context in whole pages
+	assert.Equal(t, want, st.Config)
+	assert.Equal(t, engine.DecodePoolForSinglePool(256, 128, 16), st.Config.DecodePoolTokens)
+	assert.Equal(t, 5, st.Step)
+	assert.Empty(t, st.Preset, "today's demo is another run: the link is not it")
+
+	s := NewSession()
+	require.NoError(t, s.ApplyLink(st))
+	notice := s.Notice()
+	assert.True(t, strings.HasPrefix(notice, "This link (version 2) was made when the playground had one KV pool."), notice)
+	assert.Contains(t, notice, "Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it")
+	assert.Contains(t, notice, "Its pool is now the prefill server's; decode's pool, which it did not set, is 256 tokens")
+	assert.Contains(t, notice, "Outcomes may differ from when it was made.")
+	assert.NotContains(t, notice, "lifo", "version 2 links named their allocator")
+	assert.Equal(t, "custom", s.Presets().Selected)
+
+	// Decode admits B's 200 tokens (below its 250) and reserves 13 pages
+	// for them, prefill (122) sends its placeholder: A's pages still leak.
+	require.NoError(t, s.SelectStep(0))
+	r, ok := s.LastResponse()
+	require.True(t, ok)
+	assert.Equal(t, 200, r.Tokens)
+	assert.Equal(t, 13, r.Allocated)
+	assert.True(t, r.PrefillRejected)
+	assert.False(t, r.DecodeRejected)
+	assert.Equal(t, 7, r.LeakedPages.Len())
+
+	assert.True(t, strings.HasPrefix(s.AddressQuery(), "v=3&ctx=256&pool=128&dpool=256&page=16&mode=vulnerable&"), s.AddressQuery())
+	assert.NotContains(t, s.AddressQuery(), "slot=")
+
+	// The notice stays until the run changes.
+	require.NoError(t, s.SelectStep(3))
+	assert.Equal(t, notice, s.Notice())
+	require.NoError(t, s.SetNumber(DecodePool, "144"))
+	assert.Empty(t, s.Notice(), "the reader's own settings: nothing migrated")
+}
+
+// A version 2 link of a run that is still a preset's keeps its name.
+func TestMigratedLinkKeepsAPresetItStillMatches(t *testing.T) {
+	p, _ := engine.PresetBySlug("glm-launch")
+	require.Equal(t, engine.DecodePoolForSinglePool(p.Config.ContextTokens, p.Config.PoolTokens, p.Config.PageTokens), p.Config.DecodePoolTokens,
+		"the launch preset's decode pool is the one a single-pool link is given")
+	v3 := EncodeLink(LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops})
+	v2 := strings.Replace(strings.Replace(v3, "v=3&", "v=2&", 1), "&dpool=1048576&page=1&", "&page=1&slot=8&", 1)
+	require.NotEqual(t, v3, v2)
+	st, err := DecodeLink(v2)
+	require.NoError(t, err)
+	assert.Equal(t, "glm-launch", st.Preset)
+	assert.Equal(t, p.Config, st.Config)
+	assert.NotEmpty(t, st.Migrated, "it was still made with one pool")
 }
 
 // Linkable adds up the link's length (queryLen) instead of building it:
@@ -190,14 +296,15 @@ func TestQueryLenIsTheQuerysLength(t *testing.T) {
 func TestARunTooHeavyForALinkIsNotLinkable(t *testing.T) {
 	s := NewSession()
 	cfg := engine.DemoConfig()
-	cfg.PoolTokens, cfg.PageTokens, cfg.ContextTokens = 4_194_304, 1, 4_194_304
+	// Two pools as large as the bound on both allows; prompts both admit.
+	cfg.PoolTokens, cfg.DecodePoolTokens, cfg.PageTokens, cfg.ContextTokens = 2_097_152, 2_097_152, 1, 4_194_304
 	require.NoError(t, s.ApplyLink(LinkState{Config: cfg}))
 	for s.Linkable() {
-		require.NoError(t, s.SetNumber(PromptTokens, "4194300"))
+		require.NoError(t, s.SetNumber(PromptTokens, "2097000"))
 		require.NoError(t, s.Send())
 	}
 	assert.Greater(t, engine.ReplayWork(s.Config(), s.Ops()), int64(engine.MaxReplayWork))
-	assert.LessOrEqual(t, len(s.Ops()), 3, "a few requests")
+	assert.LessOrEqual(t, len(s.Ops()), 4, "a few requests")
 	_, err := DecodeLink(s.Query(View{}))
 	require.Error(t, err, "the link it would have written is refused")
 	data, err := s.TabRun()

@@ -43,6 +43,9 @@ type memo struct {
 	poolMap PoolMapView
 	mapSnap *engine.Snapshot // the snapshot poolMap was drawn from
 
+	prefillKey snapKey
+	prefill    PrefillPoolView
+
 	runKey   runKey
 	runQuery string
 
@@ -172,7 +175,9 @@ func (s *Session) gridMarks() GridMarks {
 	evs := s.eng.Log()
 	step, request := s.Current(), 0
 	if s.step > 0 {
-		g.Touched = evs.At(s.step - 1).Pages
+		if ev := evs.At(s.step - 1); ev.Pool == engine.ServerDecode {
+			g.Touched = ev.Pages
+		}
 		request = evs.At(s.step - 1).Request
 	} else if r, ok := s.LastResponse(); ok {
 		request = r.Request
@@ -185,10 +190,10 @@ func (s *Session) gridMarks() GridMarks {
 		if ev.Request != request || ev.Victim != 0 {
 			continue
 		}
-		switch ev.Stage {
-		case engine.StageDecodePrealloc:
+		switch {
+		case ev.Stage == engine.StageDecodePrealloc:
 			g.Window = ev.Pages
-		case engine.StagePrefillTransfer:
+		case ev.Stage == engine.StagePrefillTransfer && ev.Pool == engine.ServerDecode:
 			g.Wrote = ev.Pages
 		}
 	}

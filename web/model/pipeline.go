@@ -23,16 +23,16 @@ var pipelineStages = []struct {
 	lane, role string
 }{
 	{engine.StageRouter, LaneRouter, "sends both halves; on a client abort, cancels one or both"},
-	{engine.StageIntake, LaneBoth, "validate_input_length"},
+	{engine.StageIntake, LaneBoth, "validate_input_length, each server against its own pool"},
 	{engine.StageAdmission, LaneBoth, "the door: PrefillBootstrapQueue / DecodePreallocQueue"},
 	{engine.StagePrefillBootstrap, LanePrefill, "KV sender for the bootstrap_room"},
-	{engine.StageDecodePrealloc, LaneDecode, "reserves the slot's pages, send_metadata"},
-	{engine.StagePrefillForward, LanePrefill, "forward pass builds the KV"},
+	{engine.StageDecodePrealloc, LaneDecode, "reserves pages for fill_len, the prompt as decode saw it; send_metadata"},
+	{engine.StagePrefillForward, LanePrefill, "forward pass builds the KV in prefill's pool"},
 	{engine.StagePrefillTransfer, LanePrefill, "send_kv_chunk over RDMA"},
 	{engine.StageDecodeTransfer, LaneDecode, "DecodeTransferQueue polls KVPoll"},
 	{engine.StageDecodeRunning, LaneDecode, "attends over kv_committed_len"},
 	{engine.StageResponse, LaneClient, "the HTTP response"},
-	{engine.StageRelease, LaneDecode, "free(): ids back, KV kept"},
+	{engine.StageRelease, LaneBoth, "free() on each pool: ids back, KV kept"},
 }
 
 // Where a stage stands for the selected request at the selected step.
@@ -55,9 +55,12 @@ type PipelineView struct {
 	// is visible.
 	Prefill, Decode string
 	Door            string // what the door checked and ignored
-	Transfer        string // pages written vs reserved, once a transfer ran
-	Poll            engine.KVPoll
-	Late            bool // the selected event is a late write into reused pages
+	// PrefillIntake and DecodeIntake are each server's own verdict on the
+	// prompt, once intake has run: "prefill: 125 ≥ 122 → …".
+	PrefillIntake, DecodeIntake string
+	Transfer                    string // tokens written vs positions reserved, once a transfer ran
+	Poll                        engine.KVPoll
+	Late                        bool // the selected event is a late write into reused pages
 }
 
 // PipelineStage is one element of the diagram.
@@ -97,6 +100,7 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 		index[st.stage] = i
 	}
 	var reserved, written engine.Pages
+	intake := map[engine.Half]bool{} // the servers whose validate_input_length has run
 	v.Prefill, v.Decode = "not started", "not started"
 	for i := range evs.Len() {
 		ev := evs.At(i)
@@ -127,6 +131,8 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 			v.Prefill, v.Decode = string(ev.Stage), string(ev.Stage)
 		}
 		switch ev.Stage {
+		case engine.StageIntake:
+			intake[ev.Half] = true
 		case engine.StageDecodePrealloc:
 			reserved = ev.Pages
 		case engine.StagePrefillTransfer:
@@ -134,20 +140,69 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 		}
 	}
 	resp, _ := e.Response(sel.Request)
-	v.Door = doorSaw(resp, v.Stages[index[engine.StageAdmission]].State, reserved != nil)
+	v.Door = doorSaw(resp, v.Stages[index[engine.StageAdmission]].State)
+	if intake[engine.HalfPrefill] {
+		v.PrefillIntake = intakeVerdict(e.Config(), resp, engine.ServerPrefill)
+	}
+	if intake[engine.HalfDecode] {
+		v.DecodeIntake = intakeVerdict(e.Config(), resp, engine.ServerDecode)
+	}
 	if written != nil || v.Stages[index[engine.StagePrefillTransfer]].State == StageDone {
-		v.Transfer = fmt.Sprintf("send_kv_chunk wrote %s of the %s pages decode reserved",
-			engine.Thousands(int64(written.Len())), engine.Thousands(int64(reserved.Len())))
-		if resp.Path == engine.PathPlaceholder {
-			v.Transfer += " (one placeholder token)"
+		sent, committed := transferred(resp)
+		v.Transfer = fmt.Sprintf("wrote %s %s into %s of %s reserved pages; decode commits %s %s",
+			engine.Thousands(int64(sent)), plural(sent, "token", "tokens"), engine.Thousands(int64(written.Len())), engine.Thousands(int64(reserved.Len())),
+			engine.Thousands(int64(committed)), plural(committed, "position", "positions"))
+		if resp.PrefillRejected {
+			v.Transfer += " (prefill's one placeholder token)"
 		}
 	}
 	return v
 }
 
+// transferred is what prefill sends for r and what decode commits: each
+// server's prompt, the placeholder where it rejected it.
+func transferred(r engine.Response) (sent, committed int) {
+	p, d := r.Tokens, r.Tokens
+	if r.PrefillRejected {
+		p = 1
+	}
+	if r.DecodeRejected {
+		d = 1
+	}
+	return min(p, d), d
+}
+
+// intakeVerdict is one server's validate_input_length on r, in a line:
+// "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]".
+func intakeVerdict(c engine.Config, r engine.Response, s engine.Server) string {
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	limit := c.LimitsOf(s).MaxReqInputLen()
+	rejected := r.PrefillRejected
+	if s == engine.ServerDecode {
+		rejected = r.DecodeRejected
+	}
+	if !rejected {
+		v := fmt.Sprintf("%s: %s < %s → admitted", s, th(r.Tokens), th(limit))
+		if s == engine.ServerDecode {
+			v += fmt.Sprintf(", reserves %s for %s tokens", pagesWord(c.ReservedPages(r.Tokens)), th(r.Tokens))
+		}
+		return v
+	}
+	v := fmt.Sprintf("%s: %s ≥ %s → FINISH_ABORT(400) pending, prompt swapped for [0]", s, th(r.Tokens), th(limit))
+	if s == engine.ServerDecode {
+		v += ", reserves " + pagesWord(1) + " for it"
+	}
+	return v
+}
+
+// pagesWord is "1 page", "8 pages".
+func pagesWord(n int) string { return engine.Thousands(int64(n)) + " " + plural(n, "page", "pages") }
+
 // doorSaw says what the admission door checked and ignored for r, once
-// the request has reached it.
-func doorSaw(r engine.Response, door string, allocated bool) string {
+// the request has reached it. A rejection with no page reserved was
+// retired at the door; one with pages walked through it (decode rejected
+// the prompt too, and answered the 400 after it ran).
+func doorSaw(r engine.Response, door string) string {
 	switch {
 	case door == StageNever && r.Path == engine.PathAPIReject:
 		return "Never reached: the API refused the prompt (longer than the context)."
@@ -155,7 +210,7 @@ func doorSaw(r engine.Response, door string, allocated bool) string {
 		return "Not reached yet."
 	case r.Path != engine.PathPlaceholder:
 		return "Checked req.finished(): false, and nothing is pending in to_finish — admitted."
-	case !allocated && r.State == engine.StateRejected:
+	case r.Allocated == 0 && r.State == engine.StateRejected:
 		return "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver)."
 	}
 	return "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."

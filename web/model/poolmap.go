@@ -18,8 +18,8 @@ const (
 // into pixels in one pass.
 type PoolMapView struct {
 	// Version changes whenever Map is redrawn. Map's bytes are reused from
-	// step to step (2.7 MB at launch scale), so go-app's comparison of the
-	// component's inputs sees the change here, first.
+	// step to step (too many to copy at launch scale), so go-app's
+	// comparison of the component's inputs sees the change here, first.
 	Version       int
 	Show          bool
 	Pages         int
@@ -38,7 +38,7 @@ type PoolMapView struct {
 // PoolMap is the map view at the selected step; Show is false for a pool
 // small enough for the grid alone.
 func (s *Session) PoolMap() PoolMapView {
-	pages := s.cfg.PoolPages()
+	pages := s.cfg.PagesOf(engine.ServerDecode)
 	if pages < MapFrom {
 		return PoolMapView{}
 	}

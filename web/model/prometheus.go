@@ -35,20 +35,28 @@ func promMetrics(m engine.Metrics) []promMetric {
 	for _, s := range states {
 		byState = append(byState, promSample{fmt.Sprintf("state=%q", s.s), int64(s.n)})
 	}
-	pages := []promSample{
-		{`state="allocated"`, int64(m.PagesAllocated)}, {`state="free"`, int64(m.PagesFree)},
-		{`state="staged"`, int64(m.PagesStaged)}, {`state="stale"`, int64(m.PagesStale)},
-		{`state="lingering"`, int64(m.PagesLingering)}, {`state="unretired"`, int64(m.PagesUnretired)},
+	var pages []promSample
+	for _, p := range []struct {
+		server string
+		m      engine.PoolMetrics
+	}{{"prefill", m.Prefill}, {"decode", m.Decode}} {
+		for _, st := range []struct {
+			state string
+			n     int
+		}{{"allocated", p.m.Allocated}, {"free", p.m.Free}, {"staged", p.m.Staged}, {"stale", p.m.Stale}} {
+			pages = append(pages, promSample{fmt.Sprintf("pool=%q,state=%q", p.server, st.state), int64(st.n)})
+		}
 	}
+	pages = append(pages, promSample{`pool="decode",state="lingering"`, int64(m.PagesLingering)}, promSample{`pool="decode",state="unretired"`, int64(m.PagesUnretired)})
 	return []promMetric{
 		{"sglang:decode_deferred_kv_release_total", "counter", "Deferred KV releases on decode, by how they ended (SGLang's metric; a high share of timeout means the abort-ack path needs attention).", deferred},
 		{"kvleak_requests_total", "counter", "Requests sent (the playground's own counter).", one(m.Requests)},
 		{"kvleak_requests_ended_total", "counter", "Requests by the terminal state they reached (the playground's own counter).", byState},
-		{"kvleak_requests_waiting", "gauge", "Requests waiting in DecodePreallocQueue for free pages.", one(m.Waiting)},
+		{"kvleak_requests_waiting", "gauge", "Requests waiting for free pages (in DecodePreallocQueue, or prefill's waiting queue).", one(m.Waiting)},
 		{"kvleak_leaked_responses_total", "counter", "Responses whose decode read another tenant's pages (the playground's own counter).", one(m.LeakedResponses)},
 		{"kvleak_leaked_pages_total", "counter", "Pages of another tenant that decode read into a response.", one(m.LeakedPages)},
 		{"kvleak_wrong_status_total", "counter", "HTTP 200s for requests that intake had rejected or whose transfer had failed.", one(m.WrongStatus)},
-		{"kvleak_pages", "gauge", "KV pool pages by state.", pages},
+		{"kvleak_pages", "gauge", "KV pool pages by server and state.", pages},
 		{"kvleak_scrub_writes_total", "counter", "Pages zeroed by scrub-on-free: one write each.", one(m.ScrubWrites)},
 		{"kvleak_scrub_bytes_total", "counter", "Bytes zeroed by scrub-on-free.", []promSample{{"", m.ScrubBytes}}},
 		{"kvleak_writer_check_reads_total", "counter", "Page metadata reads of decode's last-writer check.", one(m.WriterChecks)},

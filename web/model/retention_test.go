@@ -12,8 +12,8 @@ import (
 // its ten events in the log, its response, its record and its operation.
 // The wasm's memory never shrinks and grows with this, times the heap's
 // headroom (gcPercent): `make bench` holds the growth over 1,000 requests
-// at 681,280 pages to the pool's size. It was 4,550 B before the engine
-// shared its repeated texts, 3,601 B after.
+// at 681,280 pages to the pool's size; the engine keeping a repeated text
+// once (Engine.share) is what brings a request under this bound.
 const maxBytesPerRequest = 4_000
 
 // What a long session keeps per request, measured on the live heap.

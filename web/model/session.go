@@ -111,9 +111,7 @@ func (s *Session) ApplyLink(st LinkState) error {
 	s.preset = st.Preset
 	s.showConfig(st.Config)
 	s.setRun(st.Config, e, st.Ops)
-	if st.Legacy {
-		s.notice = limitNotice("link", st.Config, st.Ops)
-	}
+	s.notice = st.Migrated
 	s.step = st.Step
 	s.SetView(st.View)
 	s.addTenantsOf(st.Ops)
@@ -132,8 +130,8 @@ func (s *Session) ImportRun(data []byte) error {
 	s.preset = ""
 	s.showConfig(f.Config)
 	s.setRun(f.Config, e, f.Ops)
-	if f.Version < engine.RunFileVersion {
-		s.notice = limitNotice("file", f.Config, f.Ops)
+	if f.Version < 3 {
+		s.notice = migrationNotice("file", fmt.Sprintf("run file version %d", f.Version), f.Config.DecodePoolTokens, f.Version == 1)
 	}
 	s.addTenantsOf(f.Ops)
 	s.prefill(f.Ops)
@@ -151,7 +149,7 @@ func (s *Session) Link() LinkState {
 func (s *Session) setRun(cfg engine.Config, e *engine.Engine, ops []engine.Op) {
 	s.cfg, s.eng, s.ops = cfg, e, ops
 	s.memo.tabOps = tabOps{} // the run kept in the tab is encoded afresh
-	s.step, s.zoomFirst, s.zoomLast, s.notice = 0, 0, cfg.PoolPages()-1, ""
+	s.step, s.zoomFirst, s.zoomLast, s.notice = 0, 0, cfg.PagesOf(engine.ServerDecode)-1, ""
 }
 
 // addTenantsOf adds the tenants a run's requests name to the form's list.

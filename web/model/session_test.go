@@ -1,6 +1,9 @@
 package model
 
 import (
+	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,9 +17,9 @@ func TestNewSessionShowsTheDemoLeak(t *testing.T) {
 	r, ok := s.eng.LastResponse()
 	require.True(t, ok)
 	assert.Equal(t, 200, r.Status)
-	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", r.Verdict())
+	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1", r.Verdict())
 	assert.Equal(t, "B", s.tenant, "the form is ready to repeat tenant B's request")
-	assert.Equal(t, "200", s.text[PromptTokens])
+	assert.Equal(t, "125", s.text[PromptTokens])
 }
 
 func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
@@ -24,14 +27,14 @@ func TestFlipToFixedReplaysTheSameRequests(t *testing.T) {
 	require.NoError(t, s.SetMode(engine.Fixed))
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 400, r.Status)
-	assert.Equal(t, "Input length (200 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate.", r.Reason)
+	assert.Equal(t, "Input length (125 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate.", r.Reason)
 	assert.Equal(t, 0, r.Allocated)
 	assert.Len(t, s.ops, 2)
 }
 
 // Bad input in any number field shows a message and changes nothing.
 func TestBadNumbersChangeNothing(t *testing.T) {
-	for _, field := range []Field{Context, Pool, PageSize, SlotPages} {
+	for _, field := range []Field{Context, Pool, DecodePool, PageSize} {
 		for _, in := range []string{"-5", "abc", "0", "99999999999999999999", "1e9", "5000000"} {
 			s := NewSession()
 			before, ops := s.eng, len(s.ops)
@@ -60,7 +63,7 @@ func TestGoodNumberRebuildsAndClearsTheError(t *testing.T) {
 	assert.Equal(t, "", s.preset, "edited settings are no longer the preset")
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 200, r.Status)
-	assert.False(t, r.Leaked(), "200 tokens now fit a 2,048-token pool")
+	assert.False(t, r.Leaked(), "125 tokens now fit a 2,048-token prefill pool")
 	require.NoError(t, s.SetNumber(Pool, "681,280"))
 	assert.Equal(t, "681,280", s.text[Pool])
 }
@@ -133,20 +136,20 @@ func TestTenants(t *testing.T) {
 
 func TestStepZoomAndReset(t *testing.T) {
 	s := NewSession()
-	require.NoError(t, s.SelectStep(4))
+	require.NoError(t, s.SelectStep(5)) // r1's decode.prealloc
 	p, err := s.Snapshot().Page(0)
 	require.NoError(t, err)
-	assert.Equal(t, engine.PageAllocated, p.State, "after step 4 r1 holds page 0")
+	assert.Equal(t, engine.PageAllocated, p.State, "after step 5 r1 holds decode's page 0")
 	assert.Error(t, s.SelectStep(-1))
 	assert.Error(t, s.SelectStep(999))
 	assert.Error(t, s.Zoom(5, 2))
-	assert.Error(t, s.Zoom(0, 8))
-	require.NoError(t, s.Zoom(2, 5))
+	assert.Error(t, s.Zoom(0, 9), "decode's pool has 9 pages")
+	require.NoError(t, s.Zoom(2, 8))
 	s.Reset()
 	assert.Empty(t, s.ops)
 	assert.Empty(t, s.eng.Log().Copy())
 	assert.Equal(t, 0, s.zoomFirst)
-	assert.Equal(t, 7, s.zoomLast)
+	assert.Equal(t, 8, s.zoomLast, "the grid is decode's pool")
 }
 
 func TestLoadPresetRejectsUnknown(t *testing.T) {
@@ -196,4 +199,41 @@ func TestKeptFormViewsFollowTheFields(t *testing.T) {
 	require.NoError(t, s.LoadPreset("demo"))
 	assert.Equal(t, "demo", s.Presets().Selected)
 	assert.Equal(t, s.settingsAfresh(), s.Settings())
+}
+
+// A run file made when the engine had one pool imports: decode gets the
+// pool a single-pool run is given, and the notice says what changed.
+// testdata/demo-v2.json is the demo as version 2 exported it (commit
+// 39bd10b): pages per slot in its config, B's 200 tokens.
+func TestImportVersion2RunFileShowsTheNotice(t *testing.T) {
+	data, err := os.ReadFile("testdata/demo-v2.json")
+	require.NoError(t, err)
+	require.Contains(t, string(data), `"slot": 8`)
+	s := NewSession()
+	require.NoError(t, s.ImportRun(data))
+	assert.Equal(t, 256, s.Config().DecodePoolTokens, "the 256-token context, backed")
+	assert.Equal(t, 128, s.Config().PoolTokens, "its pool is prefill's")
+	assert.Equal(t, engine.Sorted, s.Config().Allocator, "version 2 named its allocator")
+	assert.Equal(t, "This file (run file version 2) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 256 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. Outcomes may differ from when it was made.",
+		s.Notice())
+	assert.Empty(t, s.Preset())
+	r, ok := s.LastResponse()
+	require.True(t, ok)
+	assert.Equal(t, 200, r.Tokens)
+	assert.Equal(t, 7, r.LeakedPages.Len(), "B still reads A's seven stale pages")
+
+	// Exported again, it is a version 3 file, and imports without a word.
+	again, err := json.Marshal(s.Engine().Export(s.Ops()))
+	require.NoError(t, err)
+	o := NewSession()
+	require.NoError(t, o.ImportRun(again))
+	assert.Empty(t, o.Notice())
+	assert.Equal(t, s.Config(), o.Config())
+
+	// As version 1, without its allocator, it runs with lifo and says so.
+	v1 := strings.Replace(strings.Replace(string(data), `"version": 2`, `"version": 1`, 1), `"alloc": "sorted",`, "", 1)
+	require.NoError(t, o.ImportRun([]byte(v1)))
+	assert.Equal(t, engine.LIFO, o.Config().Allocator)
+	assert.Contains(t, o.Notice(), "This file (run file version 1) was made when the playground had one KV pool.")
+	assert.Contains(t, o.Notice(), "It keeps the lifo allocator it was made with.")
 }

@@ -86,9 +86,10 @@ func (s *Session) applyConfig(f Field, cfg engine.Config) error {
 	return nil
 }
 
-// FitLastPrompt raises the pool until the last request's prompt is under
-// SGLang's limit (max_req_input_len), and replays the run: the tour's
-// other fix. A prompt the context cannot take is refused.
+// FitLastPrompt raises the prefill pool until the last request's prompt is
+// under prefill's limit (max_req_input_len), and replays the run: the
+// tour's other fix, the article's remediation. A prompt the context cannot
+// take is refused.
 func (s *Session) FitLastPrompt() error {
 	var prompt int
 	for _, op := range s.ops {
@@ -97,12 +98,12 @@ func (s *Session) FitLastPrompt() error {
 		}
 	}
 	cfg := s.cfg
-	if prompt == 0 || cfg.MaxReqInputLen() > prompt {
+	if prompt == 0 || !cfg.LimitsOf(engine.ServerPrefill).Rejects(prompt) {
 		return nil // nothing to fit, or it fits
 	}
 	page := cfg.PageTokens
 	cfg.PoolTokens = (prompt + 7 + page - 1) / page * page // max_req_input_len = pool - 1 - 5 > prompt
-	if cfg.MaxReqInputLen() <= prompt {
+	if cfg.LimitsOf(engine.ServerPrefill).Rejects(prompt) {
 		return fmt.Errorf("a %s-token prompt does not fit the %s-token context however large the pool", engine.Thousands(int64(prompt)), engine.Thousands(int64(cfg.ContextTokens)))
 	}
 	return s.SetNumber(Pool, engine.Thousands(int64(cfg.PoolTokens)))

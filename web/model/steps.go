@@ -91,7 +91,7 @@ func (s *Session) Tick() bool {
 
 // Zoom shows pages first..last in the grid.
 func (s *Session) Zoom(first, last int) error {
-	if first < 0 || last >= s.cfg.PoolPages() || first > last {
+	if first < 0 || last >= s.cfg.PagesOf(engine.ServerDecode) || first > last {
 		return fmt.Errorf("page range %d–%d: out of range", first, last)
 	}
 	s.zoomFirst, s.zoomLast = first, last
@@ -99,7 +99,7 @@ func (s *Session) Zoom(first, last int) error {
 }
 
 // ZoomOut shows the whole pool.
-func (s *Session) ZoomOut() { s.zoomFirst, s.zoomLast = 0, s.cfg.PoolPages()-1 }
+func (s *Session) ZoomOut() { s.zoomFirst, s.zoomLast = 0, s.cfg.PagesOf(engine.ServerDecode)-1 }
 
 // snapshot is the pool at the selected step.
 func (s *Session) snapshot() *engine.Snapshot {

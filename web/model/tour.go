@@ -18,13 +18,15 @@ type TourCard struct {
 	Fix         bool         // the last card: the fixes, then the controls
 }
 
-// demoFacts are the demo's sizes the tour's texts quote.
+// demoFacts are the demo's sizes the tour's texts quote, from its run.
 type demoFacts struct {
-	PromptA, PromptB, Context, Limit, Slot string
+	PromptA, PromptB, Context, PrefillLimit, DecodeLimit string
+	PagesA, PagesB, Own, Foreign, Empty                  string
 }
 
 // tourScript is the tour's argument, each card pinned to the demo's event
-// it talks about (request, stage): its step is looked up in the run.
+// it talks about (request, stage; the last such event): its step is looked
+// up in the run.
 var tourScript = []struct {
 	title   string
 	text    func(d demoFacts) string
@@ -33,29 +35,29 @@ var tourScript = []struct {
 	spot    string
 }{
 	{"Tenant A's request fills its pages", func(d demoFacts) string {
-		return "Tenant A sends a " + d.PromptA + "-token prompt with a secret. Decode reserves a slot of " + d.Slot + " pages and prefill's send_kv_chunk writes A's KV into all of them."
+		return "Tenant A sends a " + d.PromptA + "-token prompt with a secret; both servers admit it. Decode reserves " + d.PagesA + " pages for it and prefill's send_kv_chunk writes A's KV into them."
 	}, 1, engine.StagePrefillTransfer, "pool"},
 	{"free() keeps the KV", func(d demoFacts) string {
-		return "A is answered and its slot released. free() only moves the page ids back: every page still holds A's KV — stale, not cleared."
+		return "A is answered and decode frees its pages. free() only moves the page ids back: every page still holds A's KV — stale, not cleared."
 	}, 1, engine.StageRelease, "pool"},
-	{"B's prompt is too long for the pool", func(d demoFacts) string {
-		return "Tenant B sends " + d.PromptB + " tokens: under the " + d.Context + "-token context, so the API lets it in, but at or over max_req_input_len (" + d.Limit +
-			" here). validate_input_length swaps the prompt for one placeholder token and sets to_finish = FINISH_ABORT(400) — pending. finished() is still false: rejected, but not finished."
+	{"Prefill rejects B; decode admits it", func(d demoFacts) string {
+		return "Tenant B sends " + d.PromptB + " tokens: under the " + d.Context + "-token context, so the API lets it in. Each server checks it against its own pool. Prefill's max_req_input_len is " + d.PrefillLimit +
+			": it swaps the prompt for one placeholder token and sets to_finish = FINISH_ABORT(400) — pending, finished() still false. Decode's pool is larger (" + d.DecodeLimit + "): it admits the prompt as it is."
 	}, 2, engine.StageIntake, "pipeline"},
 	{"The door checks only finished()", func(d demoFacts) string {
-		return "The admission door asks req.finished() — false — and admits B. The pending 400 in to_finish is never looked at."
+		return "The admission door asks req.finished() — false — and admits B. The pending 400 in prefill's to_finish is never looked at."
 	}, 2, engine.StageAdmission, "pipeline"},
-	{"One token for a slot of pages", func(d demoFacts) string {
-		return "Decode reserved B a whole slot of " + d.Slot + " pages. Prefill writes one placeholder token into the first; the others still hold A's KV."
+	{"Decode reserves the prompt; prefill sends one token", func(d demoFacts) string {
+		return "Decode reserved " + d.PagesB + " pages for the " + d.PromptB + " tokens it admitted and set kv_committed_len to " + d.PromptB + ". Prefill writes its one placeholder token into position 0 of the first page; everything else still holds A's KV."
 	}, 2, engine.StagePrefillTransfer, "pool"},
-	{"Decode attends over the whole slot", func(d demoFacts) string {
-		return "kv_committed_len is the reservation, not what prefill wrote: decode reads all " + d.Slot + " pages — one of B's, the rest A's."
+	{"Decode attends over the whole prompt", func(d demoFacts) string {
+		return "kv_committed_len is what decode reserved, not what prefill wrote: decode attends over " + d.PromptB + " positions — " + d.Own + " of B's, " + d.Foreign + " of A's stale KV, " + d.Empty + " never written."
 	}, 2, engine.StageDecodeRunning, "pool"},
 	{"HTTP 200 with A's pages", func(d demoFacts) string {
 		return "B gets HTTP 200 and a body made of A's secret. Nothing failed that a status check would see."
 	}, 2, engine.StageResponse, "response"},
 	{"The fix — and the controls are yours", func(d demoFacts) string {
-		return "SGLang #38704 retires a pending rejection at the door, and checks the transferred length before decode commits: flip the door and the same request gets its 400 with nothing allocated. Or raise the pool until B's prompt fits. Then close the tour and try your own."
+		return "SGLang #38704 retires a pending rejection at the door, and checks the transferred length before decode commits: flip the door and the same request gets its 400 with nothing allocated. Or raise prefill's pool until B's prompt fits it: the window between the servers closes. Then close the tour and try your own."
 	}, 2, engine.StageRelease, "response"},
 }
 
@@ -68,8 +70,11 @@ var TourCards = sync.OnceValue(func() []TourCard {
 		panic(fmt.Sprintf("the demo does not replay: %v", err)) // the engine's tests forbid it
 	}
 	th := func(n int) string { return engine.Thousands(int64(n)) }
-	d := demoFacts{PromptA: th(p.Ops[0].Send.PromptTokens), PromptB: th(p.Ops[1].Send.PromptTokens),
-		Context: th(p.Config.ContextTokens), Limit: th(p.Config.MaxReqInputLen()), Slot: th(p.Config.SlotPages)}
+	a, _ := e.Response(1)
+	b, _ := e.Response(2)
+	d := demoFacts{PromptA: th(a.Tokens), PromptB: th(b.Tokens), Context: th(p.Config.ContextTokens),
+		PrefillLimit: th(p.Config.LimitsOf(engine.ServerPrefill).MaxReqInputLen()), DecodeLimit: th(p.Config.LimitsOf(engine.ServerDecode).MaxReqInputLen()),
+		PagesA: th(a.Allocated), PagesB: th(b.Allocated), Own: th(b.OwnTokens), Foreign: th(b.ForeignTokens), Empty: th(b.EmptyTokens)}
 	cards := make([]TourCard, len(tourScript))
 	for i, c := range tourScript {
 		cards[i] = TourCard{Title: c.title, Text: c.text(d), Stage: c.stage, Spot: c.spot, Fix: i == len(tourScript)-1}

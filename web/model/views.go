@@ -90,7 +90,7 @@ type MetricRow struct{ Key, Label, Value string }
 // MetricsView is the metrics panel: the capacity check and the counters.
 type MetricsView struct {
 	Capacity string
-	Short    bool // the advertised context is not backed by the pool
+	Short    bool // the window between the servers is open: some prompts leak
 	Rows     []MetricRow
 }
 
@@ -100,7 +100,7 @@ func (s *Session) Metrics() MetricsView {
 	cur := m.at(s.eng)
 	if m.metrics == nil {
 		c := s.cfg.Capacity()
-		m.metrics = &MetricsView{Capacity: "Capacity check: " + c.String(), Short: !c.Backed, Rows: metricRows(cur)}
+		m.metrics = &MetricsView{Capacity: "Capacity check: " + c.String(), Short: c.Window.Open(), Rows: metricRows(cur)}
 	}
 	return *m.metrics
 }
@@ -118,14 +118,16 @@ func metricRows(m engine.Metrics) []MetricRow {
 		{"aborted", "Aborted after admission (length or writer check)", n(m.Aborted)},
 		{"errored", "Errored (KVPoll.Failed)", n(m.Errored)},
 		{"cancelled", "Cancelled by the client", n(m.Cancelled)},
-		{"waiting", "Waiting in DecodePreallocQueue", n(m.Waiting)},
-		{"pages-allocated", "Pages allocated", n(m.PagesAllocated)},
-		{"pages-free", "Pages free", n(m.PagesFree)},
-		{"pages-staged", "Pages in release_pages", n(m.PagesStaged)},
-		{"pages-stale", "Pages stale", n(m.PagesStale)},
-		{"pages-lingering", "Pages lingering", n(m.PagesLingering)},
+		{"waiting", "Waiting for pages", n(m.Waiting)},
+		{"pages-allocated", "Decode pages allocated", n(m.Decode.Allocated)},
+		{"pages-free", "Decode pages free", n(m.Decode.Free)},
+		{"pages-staged", "Decode pages in release_pages", n(m.Decode.Staged)},
+		{"pages-stale", "Decode pages stale", n(m.Decode.Stale)},
+		{"pages-lingering", "Decode pages lingering", n(m.PagesLingering)},
+		{"prefill-pages-allocated", "Prefill pages allocated", n(m.Prefill.Allocated)},
+		{"prefill-pages-stale", "Prefill pages stale", n(m.Prefill.Stale)},
 		{"scrub-writes", "Scrub writes", n(m.ScrubWrites)},
-		{"scrub-bytes", "Scrub bytes", engine.Thousands(m.ScrubBytes)},
+		{"scrub-bytes", "Scrub bytes (at the simulation's KV bytes per token)", engine.Thousands(m.ScrubBytes)},
 		{"deferred-drained", "Deferred release: drained", n(m.DeferredRelease[engine.OutcomeDrained])},
 		{"deferred-timeout", "Deferred release: timeout", n(m.DeferredRelease[engine.OutcomeTimeout])},
 		{"deferred-error", "Deferred release: error", n(m.DeferredRelease[engine.OutcomeError])},

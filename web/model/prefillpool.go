@@ -1,0 +1,61 @@
+package model
+
+import (
+	"fmt"
+
+	"kvleak/engine"
+)
+
+// prefillCells bounds the prefill pool's grid: it is shown, not explored.
+const prefillCells = 128
+
+// PrefillPoolView is the prefill server's pool at the selected step: its
+// pages as tiles or cells, or a map at real scale. Prefill builds the KV of
+// its own prompt there and frees it after the transfer; it reads no page
+// it did not write, so the leak lands on decode's pool, not here.
+type PrefillPoolView struct {
+	Grid    GridView
+	Map     PoolMapView
+	Summary string
+	Err     string
+}
+
+// PrefillPool is the prefill pool's view at the selected step.
+func (s *Session) PrefillPool() PrefillPoolView {
+	m := &s.memo
+	if k := s.snapKey(); k != m.prefillKey || m.prefill.Summary == "" && m.prefill.Err == "" {
+		m.prefill, m.prefillKey = s.prefillPool(), k
+	}
+	return m.prefill
+}
+
+func (s *Session) prefillPool() PrefillPoolView {
+	snap, err := s.eng.ViewAtOf(engine.ServerPrefill, s.Current())
+	if err != nil {
+		return PrefillPoolView{Err: err.Error()}
+	}
+	var v PrefillPoolView
+	pages := snap.Pages()
+	free, held, stale := snap.Occupancy()
+	v.Summary = fmt.Sprintf("%s %s: %s held, %s stale (freed, still holding KV), %s free",
+		engine.Thousands(int64(pages)), plural(pages, "page", "pages"), engine.Thousands(int64(held)), engine.Thousands(int64(stale)), engine.Thousands(int64(free)))
+	if pages >= MapFrom {
+		v.Map = PoolMapView{Show: true, Pages: pages, Tenants: len(s.eng.Tenants()), Width: MapWidth, AllChanged: true, Version: 1}
+		v.Map.Map = snap.PageMap(nil)
+		v.Map.PerPixel = max(1, (pages+MapWidth*MapMaxRows-1)/(MapWidth*MapMaxRows))
+		v.Map.Height = (pages + v.Map.PerPixel*MapWidth - 1) / (v.Map.PerPixel * MapWidth)
+		return v
+	}
+	var marks GridMarks
+	if step := s.step; step > 0 {
+		if ev := s.eng.Log().At(step - 1); ev.Pool == engine.ServerPrefill {
+			marks.Touched = ev.Pages
+		}
+	}
+	g, err := BuildGrid(snap, s.tenants, 0, pages-1, marks, prefillCells)
+	if err != nil {
+		v.Err = err.Error()
+	}
+	v.Grid = g
+	return v
+}

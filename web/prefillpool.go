@@ -1,0 +1,63 @@
+package web
+
+import (
+	"html"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/model"
+)
+
+// prefillPool shows the prefill server's KV pool at the selected step: its
+// pages as tiles or cells, or a map at real scale. It is shown, not
+// explored: decode's pool below is the one with details, zoom and a table.
+type prefillPool struct {
+	app.Compo
+
+	IPool model.PrefillPoolView
+}
+
+func newPrefillPool() *prefillPool { return &prefillPool{} }
+
+func (c *prefillPool) Pool(v model.PrefillPoolView) *prefillPool { c.IPool = v; return c }
+
+func (c *prefillPool) Render() app.UI {
+	countRender("prefillPool")
+	v := c.IPool
+	var body app.UI
+	switch {
+	case v.Err != "":
+		body = app.P().Class("field-error").Text(v.Err)
+	case v.Map.Show:
+		body = newPoolMap().ID("prefill-map").Map(v.Map)
+	default:
+		body = app.Raw(prefillGridHTML(v.Grid))
+	}
+	return app.Div().ID("pool-prefill").Class("pool-server").Body(
+		app.H3().ID("pool-prefill-h").Text("Prefill server's pool"),
+		app.P().Class("hint").Text(v.Summary+". Prefill builds its prompt's KV here and frees it after the transfer; it reads no page it did not write, so a leak lands on decode's pool below."),
+		body,
+	)
+}
+
+// prefillGridHTML is the prefill pool's cells as one raw element: spans,
+// not buttons, since they are only shown; every value is escaped.
+func prefillGridHTML(g model.GridView) string {
+	var b strings.Builder
+	cls := "grid"
+	if g.Tiles {
+		cls += " tiles"
+	}
+	b.WriteString(`<div class="` + cls + `" role="list" aria-label="Prefill pool pages">`)
+	for _, c := range g.Cells {
+		attrs := cellAttrs(c)
+		b.WriteString(`<span role="listitem"`)
+		for _, a := range attrs {
+			b.WriteString(` ` + a.name + `="` + html.EscapeString(a.value) + `"`)
+		}
+		b.WriteString(`>` + cellInner(c, g.Tiles) + `</span>`)
+	}
+	b.WriteString(`</div>`)
+	return b.String()
+}
