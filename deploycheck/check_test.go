@@ -31,14 +31,14 @@ func pair(t testing.TB, dir string) (prefill, decode string) {
 func TestFixtures(t *testing.T) {
 	const glmWindow = "681,274–1,048,569 tokens"
 	for _, c := range []struct {
-		dir            string
-		status         Status
-		headline       string
-		prefillMaxIn   int
-		decodeMaxIn    int
-		window         engine.Window
-		mode           engine.Mode
-		notesContain   []string
+		dir          string
+		status       Status
+		headline     string
+		prefillMaxIn int
+		decodeMaxIn  int
+		window       engine.Window
+		mode         engine.Mode
+		notesContain []string
 	}{
 		{"glm-launch", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
