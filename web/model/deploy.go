@@ -65,7 +65,7 @@ func CheckDeployment(prefill, decode string) DeployView {
 	if r.InWindow {
 		what = "one prompt inside the window"
 	}
-	view.LinkNote = "Replay it: your pools and page size, tenant A's secret, then " + what + " (" + engine.Thousands(int64(r.Prompt)) + " tokens)."
+	view.LinkNote = "your pools and page size, tenant A's secret, then " + what + " (" + engine.Thousands(int64(r.Prompt)) + " tokens)."
 	for _, n := range r.Notes {
 		view.LinkNote += " Note: " + n + "."
 	}
