@@ -1,17 +1,18 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"kvleak/deploycheck"
+	"kvleak/web/model"
 )
 
 // check prints the verdict on a prefill/decode pair, each server read from
-// a file (deploycheck.CheckText, the same check as the page's).
+// a file, and the link that replays it: model.CheckDeployment, the same
+// check as the page's panel.
 func check(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -30,18 +31,22 @@ func check(args []string, stdout, stderr io.Writer) int {
 		}
 		text[i] = string(b)
 	}
-	v, err := deploycheck.CheckText(text[0], text[1])
-	var ie *deploycheck.InputError
-	if errors.As(err, &ie) && ie.Box != "" {
-		return fail(stderr, fmt.Sprintf("-%s %s: %s", ie.Box, *files[ie.Box], ie.Msg))
+	view := model.CheckDeployment(text[0], text[1])
+	if view.Status == "" {
+		if view.Box == "" {
+			return fail(stderr, view.Problem)
+		}
+		return fail(stderr, fmt.Sprintf("-%s %s: %s", view.Box, *files[view.Box], view.Problem))
 	}
-	if err != nil {
-		return fail(stderr, err.Error())
-	}
-	for _, l := range v.Lines() {
+	for _, l := range view.Lines {
 		fmt.Fprintln(stdout, l)
 	}
-	if v.Status == deploycheck.Exposed {
+	if view.Link != "" {
+		fmt.Fprintf(stdout, "replay:  open the playground with ?%s\n         %s\n", view.Link, view.LinkNote)
+	} else {
+		fmt.Fprintln(stdout, "replay:  "+view.LinkNote)
+	}
+	if view.Status == deploycheck.Exposed {
 		return exitExposed
 	}
 	return exitOK

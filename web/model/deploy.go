@@ -36,8 +36,8 @@ type DeployView struct {
 	Status deploycheck.Status
 	Lines  []string
 	// Box names the box at fault when a box is refused ("" for both, or
-	// for none).
-	Box string
+	// for none), and Problem is the refusal without the box's name.
+	Box, Problem string
 	// Link is the replay's query string; "" when there is none, and
 	// LinkNote then says why. Otherwise LinkNote says what the replay sends.
 	Link, LinkNote string
@@ -47,10 +47,10 @@ type DeployView struct {
 func CheckDeployment(prefill, decode string) DeployView {
 	v, err := deploycheck.CheckText(prefill, decode)
 	if err != nil {
-		view := DeployView{Lines: []string{err.Error()}}
+		view := DeployView{Lines: []string{err.Error()}, Problem: err.Error()}
 		var ie *deploycheck.InputError
 		if errors.As(err, &ie) {
-			view.Box = ie.Box
+			view.Box, view.Problem = ie.Box, ie.Msg
 		}
 		return view
 	}

@@ -70,6 +70,7 @@ func TestCheckDeployment(t *testing.T) {
 	assert.Empty(t, view.Status)
 	assert.Equal(t, "decode", view.Box)
 	assert.Equal(t, []string{`the decode server: this is a prefill server (its disaggregation_mode is "prefill"): paste it in the prefill box`}, view.Lines)
+	assert.Equal(t, `this is a prefill server (its disaggregation_mode is "prefill"): paste it in the prefill box`, view.Problem)
 	assert.Empty(t, view.Link)
 
 	view = CheckDeployment(`{"version": "0.5.20", "context_length": 16777216, "page_size": 1, "disaggregation_mode": "prefill", "max_total_num_tokens": 4194304}`,
