@@ -118,6 +118,7 @@ func (p *playground) Render() app.UI {
 				newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
 			),
 		),
+		newDeployPanel(),
 		newTimelineView().Points(model.IncidentTimeline()),
 	)
 }

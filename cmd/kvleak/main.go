@@ -5,45 +5,59 @@
 // prints the article's demo transcript for the vulnerable and the fixed
 // engine, computed by the engine (see engine.DemoTranscript), then notes on
 // what the article's output does not say (engine.DemoNotes).
+//
+//	go run ./cmd/kvleak check -prefill prefill.json -decode decode.json
+//
+// checks a real SGLang prefill/decode pair: each file holds what that
+// server answers at GET /get_server_info, or its launch command. It prints
+// the verdict (see deploycheck) and exits 0 when the pair is not exposed
+// or patched, 1 when it is exposed, 2 on bad input.
+//
+//	go run ./cmd/kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] > run.trace.json
+//
+// writes a run as a Chrome Trace Event file for Perfetto (engine/trace).
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
-
-	"kvleak/engine"
 )
 
-const usage = "usage: kvleak demo"
+const usage = "usage: kvleak demo | kvleak check -prefill FILE -decode FILE | kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json]"
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitExposed  = 1 // check: the window is open and the door unpatched
+	exitBadInput = 2
+)
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "kvleak:", err)
-		os.Exit(2)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, w io.Writer) error {
-	if len(args) > 0 && args[0] == "trace" {
-		return runTrace(args[1:], w)
-	}
-	if len(args) != 1 || args[0] != "demo" {
-		return fmt.Errorf("%s", usage)
-	}
-	lines, err := engine.DemoTranscript()
-	if err != nil {
-		return err
-	}
-	notes, err := engine.DemoNotes()
-	if err != nil {
-		return err
-	}
-	lines = append(append(lines, ""), notes...)
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
+// run is the command without the process: it writes to stdout and stderr
+// and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "demo":
+			return demo(args[1:], stdout, stderr)
+		case "check":
+			return check(args[1:], stdout, stderr)
+		case "trace":
+			if err := runTrace(args[1:], stdout); err != nil {
+				return fail(stderr, err.Error())
+			}
+			return exitOK
 		}
 	}
-	return nil
+	return fail(stderr, usage)
+}
+
+// fail reports bad input on stderr.
+func fail(stderr io.Writer, msg string) int {
+	fmt.Fprintln(stderr, "kvleak:", msg)
+	return exitBadInput
 }

@@ -16,8 +16,9 @@ import (
 func TestDemoMatchesTheArticle(t *testing.T) {
 	want, err := os.ReadFile("testdata/article-demo.txt")
 	require.NoError(t, err)
-	var out bytes.Buffer
-	require.NoError(t, run([]string{"demo"}, &out))
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run([]string{"demo"}, &out, &errOut))
+	assert.Empty(t, errOut.String())
 	article, notes, ok := strings.Cut(out.String(), "\n\nNotes")
 	require.True(t, ok, "notes follow the transcript")
 	assert.Equal(t, string(want), article+"\n")
@@ -27,9 +28,11 @@ func TestDemoMatchesTheArticle(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"dem"}, {"demo", "extra"}} {
-		var out bytes.Buffer
-		assert.EqualError(t, run(args, &out), "usage: kvleak demo", "%q", args)
+	for _, args := range [][]string{nil, {"dem"}, {"demo", "extra"}, {"check"}, {"check", "-prefill", "x"}, {"check", "-decode", "x"},
+		{"check", "-prefill", "x", "-decode", "y", "z"}, {"check", "-bogus"}, {"check", "-h"}} {
+		var out, errOut bytes.Buffer
+		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
+		assert.Equal(t, "kvleak: "+usage+"\n", errOut.String(), "%q", args)
 		assert.Empty(t, out.String())
 	}
 }

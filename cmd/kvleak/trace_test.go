@@ -17,8 +17,8 @@ import (
 
 func traceOf(t *testing.T, args ...string) []byte {
 	t.Helper()
-	var out bytes.Buffer
-	require.NoError(t, run(append([]string{"trace"}, args...), &out))
+	var out, errOut bytes.Buffer
+	require.Equal(t, exitOK, run(append([]string{"trace"}, args...), &out, &errOut), errOut.String())
 	return out.Bytes()
 }
 
@@ -100,10 +100,9 @@ func TestTraceRefuses(t *testing.T) {
 		{[]string{"-link", "v=9&preset=demo"}, "the link: unknown link version"},
 		{[]string{"-file", filepath.Join(t.TempDir(), "none.json")}, "no such file"},
 	} {
-		var out bytes.Buffer
-		err := run(append([]string{"trace"}, tc.args...), &out)
-		require.Error(t, err, "%q", tc.args)
-		assert.Contains(t, err.Error(), tc.err, "%q", tc.args)
+		var out, errOut bytes.Buffer
+		require.Equal(t, exitBadInput, run(append([]string{"trace"}, tc.args...), &out, &errOut), "%q", tc.args)
+		assert.Contains(t, errOut.String(), tc.err, "%q", tc.args)
 		assert.Empty(t, out.String())
 	}
 }

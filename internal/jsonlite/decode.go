@@ -61,14 +61,28 @@ func (d *decoder) syntax(looking string) error {
 	return fmt.Errorf("invalid character %s at byte %d, %s", quoteChar(d.data[d.off]), d.off+1, looking)
 }
 
+// TypeError is a JSON value that cannot go into the Go value Unmarshal was
+// reading it into. A caller that reads what people paste branches on it to
+// name the field in its own words.
+type TypeError struct {
+	Offset int          // of the value, counting from 1
+	Path   []string     // the object keys leading to the value
+	Value  string       // what the JSON holds: "a string", "the number 1.5"
+	Type   reflect.Type // what it was to be read into
+}
+
+func (e *TypeError) Error() string {
+	at := ""
+	if len(e.Path) > 0 {
+		at = " (" + strings.Join(e.Path, ".") + ")"
+	}
+	return fmt.Sprintf("at byte %d%s: %s cannot be read into a Go %s", e.Offset, at, e.Value, e.Type)
+}
+
 // mismatch says that the JSON value at d.off cannot go into a Go value of
 // type t.
 func (d *decoder) mismatch(what string, t reflect.Type) error {
-	at := ""
-	if len(d.path) > 0 {
-		at = " (" + strings.Join(d.path, ".") + ")"
-	}
-	return fmt.Errorf("at byte %d%s: %s cannot be read into a Go %s", d.off+1, at, what, t)
+	return &TypeError{Offset: d.off + 1, Path: append([]string(nil), d.path...), Value: what, Type: t}
 }
 
 // value reads one value into v, or checks and skips it when v is the zero

@@ -142,6 +142,19 @@ func TestUnmarshalSaysWhereTheJSONIsWrong(t *testing.T) {
 	}
 }
 
+// A value of the wrong kind is a *TypeError that says where it is, for a
+// caller to word the message itself.
+func TestUnmarshalTypeError(t *testing.T) {
+	var v record
+	err := Unmarshal([]byte(`{"l": [{"x": 1.5}]}`), &v)
+	var te *TypeError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, []string{"l", "x"}, te.Path)
+	assert.Equal(t, "the number 1.5", te.Value)
+	assert.Equal(t, 14, te.Offset)
+	assert.Equal(t, "int", te.Type.String())
+}
+
 // The fuzz targets compare with encoding/json on any input.
 
 func FuzzMarshal(f *testing.F) {

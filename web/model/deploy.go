@@ -1,0 +1,73 @@
+package model
+
+import (
+	"errors"
+
+	"kvleak/deploycheck"
+	"kvleak/engine"
+)
+
+// DeployLink is the query string (without "?") that replays a checked
+// prefill/decode pair in the playground: its pools, page size and
+// releases, and one request inside the window, or just past prefill's
+// limit when the window is closed (deploycheck.Verdict.Replay). It carries
+// numbers and the playground's own tenants, never the pasted text.
+func DeployLink(prefill, decode deploycheck.Server) (string, error) {
+	v, err := deploycheck.Check(prefill, decode)
+	if err != nil {
+		return "", err
+	}
+	return replayLink(v)
+}
+
+func replayLink(v deploycheck.Verdict) (string, error) {
+	r, err := v.Replay()
+	if err != nil {
+		return "", err
+	}
+	return EncodeLink(LinkState{Config: r.Config, Ops: r.Ops}), nil
+}
+
+// DeployView is what the "Check your deployment" panel shows for its two
+// boxes: the verdict's lines and the replay link, or the one line that
+// says what is wrong with a box.
+type DeployView struct {
+	// Status is the verdict's first word; "" when a box is refused.
+	Status deploycheck.Status
+	Lines  []string
+	// Box names the box at fault when a box is refused ("" for both, or
+	// for none), and Problem is the refusal without the box's name.
+	Box, Problem string
+	// Link is the replay's query string; "" when there is none, and
+	// LinkNote then says why. Otherwise LinkNote says what the replay sends.
+	Link, LinkNote string
+}
+
+// CheckDeployment checks what was pasted in the two boxes.
+func CheckDeployment(prefill, decode string) DeployView {
+	v, err := deploycheck.CheckText(prefill, decode)
+	if err != nil {
+		view := DeployView{Lines: []string{err.Error()}, Problem: err.Error()}
+		var ie *deploycheck.InputError
+		if errors.As(err, &ie) {
+			view.Box, view.Problem = ie.Box, ie.Msg
+		}
+		return view
+	}
+	view := DeployView{Status: v.Status, Lines: v.Lines()}
+	r, err := v.Replay()
+	if err != nil {
+		view.LinkNote = "No replay: the pair is " + err.Error() + "."
+		return view
+	}
+	view.Link = EncodeLink(LinkState{Config: r.Config, Ops: r.Ops})
+	what := "one prompt just past prefill's limit"
+	if r.InWindow {
+		what = "one prompt inside the window"
+	}
+	view.LinkNote = "your pools and page size, tenant A's secret, then " + what + " (" + engine.Thousands(int64(r.Prompt)) + " tokens)."
+	for _, n := range r.Notes {
+		view.LinkNote += " Note: " + n + "."
+	}
+	return view
+}
