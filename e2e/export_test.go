@@ -25,6 +25,7 @@ func TestExportImport(t *testing.T) {
 	downloads := t.TempDir()
 	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads, EventsEnabled: ptr(true),
+		BrowserContextID: b.contextID(),
 	})
 	require.NoError(t, err)
 

@@ -18,6 +18,7 @@ func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser,
 	for _, name := range []string{"clipboard-write", "clipboard-read"} {
 		_, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: site,
+			BrowserContextID: b.contextID(),
 		})
 		require.NoError(t, err, "setting %s to %s", name, setting)
 	}

@@ -266,6 +266,9 @@ func (b *browser) attachFrame(prefix string) *browser {
 		}
 		var seen []string
 		for _, info := range infos {
+			if own := b.contextID(); own != "" && info.BrowserContextID != own { // another test's tab
+				continue
+			}
 			seen = append(seen, string(info.Type)+" "+info.URL)
 			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
 				id = info.TargetID
