@@ -278,21 +278,11 @@ func (b *browser) Open(url string) {
 	b.WaitReady()
 }
 
-// WaitReady waits for the readiness contract, reporting the loader label
-// (where go-app shows wasm load errors) if it never comes.
+// WaitReady waits for the readiness contract; a failure shows the loader
+// label, where go-app shows wasm load errors (pageSummary).
 func (b *browser) WaitReady() {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
-	defer cancel()
-	js := fmt.Sprintf(`document.querySelector(%q) !== null`, readySelector)
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js,
-		chromedp.WithPollingInterval(100*time.Millisecond),
-		chromedp.WithPollingTimeout(readyTimeout)))
-	if err != nil {
-		label, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](
-			`(document.getElementById("app-wasm-loader-label") || {}).innerText || "(no loader label)"`))
-		b.t.Fatalf("wasm app not ready (%s) after %s: %v; loader says %q", readySelector, readyTimeout, err, label)
-	}
+	waitFor(b, "the wasm app to run", jsExists(readySelector), within(readyTimeout))
 }
 
 // Screenshot saves a full-page PNG at the given viewport width (0 keeps

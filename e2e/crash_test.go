@@ -6,9 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -104,16 +102,8 @@ func TestShippedWasmHasNoTestHooks(t *testing.T) {
 
 // waitReloaded waits until the page has reloaded (a marker set on the old
 // window is gone) and the app runs again. Evaluations fail while the page
-// navigates; those are retried until the deadline.
+// navigates; waitFor looks again until the deadline.
 func waitReloaded(t *testing.T, b *browser) {
 	t.Helper()
-	js := `window.kvleakBeforeReload === undefined && document.querySelector(` + jsLit(readySelector) + `) !== null`
-	deadline := time.Now().Add(readyTimeout)
-	for time.Now().Before(deadline) {
-		if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("the page did not reload and start within %s", readyTimeout)
+	waitFor(b, "the page to reload and start", `window.kvleakBeforeReload === undefined && `+jsExists(readySelector), within(readyTimeout))
 }
