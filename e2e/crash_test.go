@@ -11,13 +11,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// openTestHooks opens the site built with -tags testhooks (make test builds
-// it): the same app with a trigger for a contained panic.
+// openTestHooks is openHooked for a test that may trigger a contained
+// panic on purpose.
 func openTestHooks(t *testing.T) *browser {
+	t.Helper()
+	b := openHooked(t)
+	b.Allow(`kvleak: recovered`) // the contained panic is logged on purpose
+	return b
+}
+
+// openHooked opens the site built with -tags testhooks (make test builds
+// it): the same app with the test hooks (web/hooks_testhooks.go), such as
+// the panic trigger and the settle that settle waits on.
+func openHooked(t *testing.T) *browser {
 	t.Helper()
 	site := serveTestHooks(t)
 	b := newBrowser(t)
-	b.Allow(`kvleak: recovered`) // the contained panic is logged on purpose
 	b.Open(site)
 	require.True(t, evalJS[bool](b, `typeof window.kvleakTest === "object"`), "the test hooks are in this build")
 	return b

@@ -227,7 +227,7 @@ func choosePreset(b *browser, slug string) {
 	same := valueOf(b, "#preset") == slug
 	setField(b, "#preset", slug)
 	if same {
-		barrier(b)
+		settle(b)
 		return
 	}
 	waitFor(b, "the description of preset "+slug,
@@ -266,27 +266,24 @@ func withT(b *browser, t *testing.T) {
 	t.Cleanup(func() { b.t = parent })
 }
 
-// barrier returns once the app has handled every event sent before it and
-// rendered the result: go-app handles events in order, so when a later
-// event's effect is on screen, the earlier ones' are too. It toggles the
-// pool's table view on and off, which changes no state; the grid stays
-// mounted, hidden, but a resting pointer gets mouseleave and mouseover
-// again: don't put one between a change and a check of the cells' event
-// handlers.
-func barrier(b *browser) {
+// settle returns once the app has handled every event sent before it, its
+// render is on the page and the late panels have followed (waitLate): for
+// a check that an event changed nothing, or before one that needs the page
+// at rest. It asks the test hook kvleakTest.settle (web/hooks_testhooks.go),
+// so it needs the test-hooks site (openHooked). It sends the page no event
+// of its own.
+func settle(b *browser) {
 	b.t.Helper()
-	for _, pressed := range []string{"true", "false"} {
-		b.Do(evalVoid(`document.querySelector("#table-toggle").click()`))
-		waitFor(b, "table toggle pressed="+pressed,
-			fmt.Sprintf(`document.querySelector('#table-toggle[aria-pressed=%q]') !== null`, pressed))
+	if !evalJS[bool](b, `typeof window.kvleakTest === "object"`) {
+		b.t.Fatal("settle needs the test hooks: open the page with openHooked")
 	}
-	waitFor(b, "grid back after the barrier", jsExists("#grid"))
-	settled(b)
+	waitFor(b, "the app to handle the events before it and render", `new Promise(done => kvleakTest.settle(() => done(true)))`)
+	waitLate(b)
 }
 
-// settled waits until the lower panels show the last change: they follow
+// waitLate waits until the late panels show the last change: they follow
 // it once its frame is painted (web/lateviews.go).
-func settled(b *browser) {
+func waitLate(b *browser) {
 	b.t.Helper()
 	waitFor(b, "the lower panels to follow", `document.querySelector("#playground[data-late]") === null`)
 }
