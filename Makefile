@@ -68,7 +68,8 @@ wasm-size: build/app.wasm build/app-names.wasm build/wasm-pkgs.txt
 	$(GO) run ./cmd/wasmsize -wasm build/app-names.wasm -shipped build/app.wasm -pkgs build/wasm-pkgs.txt -out build/wasm-size.txt
 
 # The browser tests' second site: the same app built with -tags testhooks
-# (web/hooks_testhooks.go: a panic trigger, render counts), never shipped.
+# (web/hooks_testhooks.go: a panic trigger, render counts, a settle that
+# the tests wait on), never shipped.
 build/app-testhooks.wasm: $(WASM_SRC) build/wasm.mod $(MERGE_SRC) build/wasm-flags
 	$(call link,-tags testhooks -ldflags="-s -w")
 

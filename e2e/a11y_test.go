@@ -89,15 +89,15 @@ func TestAccessibility(t *testing.T) {
 		{name: "side by side", query: demoQuery + "&compare=1"},
 		{name: "table", query: demoQuery, prepare: func(b *browser) {
 			b.Do(chromedp.Click(chromedp.ID("table-toggle")))
-			waitJS(b, "the pool table", `!!document.getElementById("pool-table")`)
+			waitFor(b, "the pool table", `!!document.getElementById("pool-table")`)
 		}},
 		{name: "main, dark", query: demoQuery, dark: true},
 		{name: "share panel filled", query: demoQuery, prepare: func(b *browser) {
 			b.Do(chromedp.Click(chromedp.ID("copy-link")), chromedp.Click(chromedp.ID("embed")))
-			waitJS(b, "the link and the snippet", `!!(document.getElementById("share-url") && document.getElementById("embed-snippet"))`)
+			waitFor(b, "the link and the snippet", `!!(document.getElementById("share-url") && document.getElementById("embed-snippet"))`)
 		}},
 		{name: "banner", query: "v=9&preset=demo", prepare: func(b *browser) {
-			waitJS(b, "the banner", `!!document.getElementById("banner")`)
+			waitFor(b, "the banner", `!!document.getElementById("banner")`)
 		}},
 	}
 	for _, v := range views {
@@ -189,7 +189,7 @@ func TestScreenReaderBits(t *testing.T) {
 	}
 	details := func(label string) {
 		t.Helper()
-		waitJS(b, "#cell-details for the focused cell", `document.getElementById("cell-details").textContent === `+jsString(label))
+		waitFor(b, "#cell-details for the focused cell", `document.getElementById("cell-details").textContent === `+jsLit(label))
 	}
 
 	// Tab enters the grid on its tab stop; the arrow keys walk every cell,
@@ -200,16 +200,16 @@ func TestScreenReaderBits(t *testing.T) {
 	details(cells[0].Label)
 	for i := 1; i < len(cells); i++ {
 		b.Do(chromedp.KeyEvent(kb.ArrowRight))
-		waitJS(b, "ArrowRight to cell "+cells[i].Page, `document.activeElement.dataset.page === `+jsString(cells[i].Page))
+		waitFor(b, "ArrowRight to cell "+cells[i].Page, `document.activeElement.dataset.page === `+jsLit(cells[i].Page))
 		details(cells[i].Label)
 	}
 	last := len(cells) - 1
-	waitJS(b, "the roving tab stop on the last cell", `document.querySelectorAll("#grid .cell")[`+strconv.Itoa(last)+`].tabIndex === 0`)
+	waitFor(b, "the roving tab stop on the last cell", `document.querySelectorAll("#grid .cell")[`+strconv.Itoa(last)+`].tabIndex === 0`)
 	assert.Equal(t, []int{last}, tabStops(), "the tab stop follows the focus")
 	b.Do(chromedp.KeyEvent(kb.Home))
-	waitJS(b, "Home to the first cell", `document.activeElement.dataset.page === `+jsString(cells[0].Page))
+	waitFor(b, "Home to the first cell", `document.activeElement.dataset.page === `+jsLit(cells[0].Page))
 	b.Do(chromedp.KeyEvent(kb.End))
-	waitJS(b, "End to the last cell", `document.activeElement.dataset.page === `+jsString(cells[last].Page))
+	waitFor(b, "End to the last cell", `document.activeElement.dataset.page === `+jsLit(cells[last].Page))
 	b.Do(chromedp.KeyEvent(kb.Tab))
 	assert.False(t, focused().InGrid, "Tab leaves the grid")
 	b.Do(chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))

@@ -62,7 +62,7 @@ func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
 	assert.Equal(t, 1, got.HideWrites, "and the frame after it has nothing left to write")
 	// The log is one of the panels that follow a change after its paint
 	// (web/lateviews.go): read it once they have.
-	settled(b)
+	waitLate(b)
 	assert.Equal(t, 4, countAll(b, `#log li[data-stage="intake"]`), "four requests ran")
 	assert.Equal(t, 4, got.SendsInQuery, "and the address bar has all four")
 }
@@ -107,9 +107,9 @@ type addressBarDrag struct {
 // on the slider fires both events and is written after its paint. Writing
 // at every move, as before, fails the first two checks.
 func TestADragWritesTheAddressBarWhenItEnds(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	choosePreset(b, "demo")
-	settled(b)
+	waitLate(b)
 	got := run(b, chromedp.Evaluate[addressBarDrag](`(async () => {
 	  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
 	  const s = document.getElementById("scrubber");

@@ -30,7 +30,7 @@ const (
 	readyTimeout  = 2 * time.Minute
 )
 
-// browser is one headless Chromium with one tab, owned by one test. Any
+// browser is one tab in a browser context of its own, owned by one test. Any
 // uncaught exception or console/log error fails the test at its end, and a
 // failed test leaves build/e2e-failures/<TestName>.png behind.
 type browser struct {
@@ -78,32 +78,88 @@ func noteSkip(t *testing.T) {
 	}
 }
 
-// newBrowser starts a fresh browser (own profile, so no service worker or
-// cache leaks between tests) at a 1280×900 viewport.
+// newBrowser opens a tab in a browser context of its own (as a private
+// window: its own storage, cache, service workers and permissions, so
+// nothing leaks between tests) in the package's shared Chromium, at a
+// 1280×900 viewport. The context is disposed of when the test ends.
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	exe := chromium(t)
-	profile := t.TempDir() // registered first, so removed after the browser exits
-	// Some flags repeat chromedp's defaults: the full set is spelled out so
-	// it reads as one list.
-	opts := headless.Options(exe, profile, viewW, viewH)
-	// Not t.Context(): it is cancelled before cleanups run, and the failure
-	// screenshot needs the browser alive.
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &browser{t: t}
-	ctx, cancelTab := chromedp.NewContext(allocCtx,
-		chromedp.WithListener(b.listen), // from the tab's first event on
-		chromedp.WithLogf(t.Logf),
-	)
+	ctx, cancel := chromedp.NewContext(shared.start(t), chromedp.WithNewBrowserContext(),
+		chromedp.WithListener(b.listen)) // from the tab's first event on
 	b.ctx = ctx
-	t.Cleanup(func() { cancelTab(); cancelAlloc() })
-	t.Cleanup(b.finish) // runs before the browser is closed
-
-	// The first Run starts the browser; it must not carry a timeout.
+	t.Cleanup(cancel)
+	t.Cleanup(b.finish) // runs before the tab is closed
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
+		t.Fatalf("opening a tab in a new browser context: %v", err)
 	}
 	return b
+}
+
+// contextID is the browser context of b's tab, for the browser-wide
+// commands that take one (permissions, downloads): without it they apply
+// to the shared browser's default context, which no test's tab is in.
+func (b *browser) contextID() cdp.BrowserContextID {
+	return chromedp.FromContext(b.ctx).BrowserContextID
+}
+
+// sharedChromium is the one Chromium that the package's tests open their
+// tabs in: started by the first test that needs it, closed by TestMain.
+// newBrowser's browser contexts keep the tests apart as separate browsers
+// did, without a browser's start in every test. A browser that died is
+// started again, so a crash fails one test, not the rest of the package.
+type sharedChromium struct {
+	mu   sync.Mutex
+	ctx  context.Context // the browser: a parent for newBrowser's contexts
+	stop func()
+}
+
+var shared sharedChromium
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	shared.close()
+	os.Exit(code)
+}
+
+// start returns the running browser, starting it if need be. Without a
+// Chromium it skips t (fails it under CI), as each browser test did before
+// the browser was shared.
+func (s *sharedChromium) start(t *testing.T) context.Context {
+	t.Helper()
+	exe := chromium(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx != nil && s.ctx.Err() == nil {
+		return s.ctx
+	}
+	s.closeLocked()
+	profile, err := os.MkdirTemp("", "kvleak-e2e-chromium-")
+	if err != nil {
+		t.Fatalf("a profile for Chromium: %v", err)
+	}
+	// Not t.Context() and no timeout: the browser outlives the test.
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), headless.Options(exe, profile, viewW, viewH)...)
+	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	s.ctx, s.stop = ctx, func() { cancelBrowser(); cancelAlloc(); os.RemoveAll(profile) }
+	if err := chromedp.Do(ctx); err != nil {
+		s.closeLocked()
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return s.ctx
+}
+
+func (s *sharedChromium) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked()
+}
+
+func (s *sharedChromium) closeLocked() {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.ctx, s.stop = nil, nil
 }
 
 // listen runs in chromedp's read loop: record and return, nothing more.
@@ -222,21 +278,11 @@ func (b *browser) Open(url string) {
 	b.WaitReady()
 }
 
-// WaitReady waits for the readiness contract, reporting the loader label
-// (where go-app shows wasm load errors) if it never comes.
+// WaitReady waits for the readiness contract; a failure shows the loader
+// label, where go-app shows wasm load errors (pageSummary).
 func (b *browser) WaitReady() {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
-	defer cancel()
-	js := fmt.Sprintf(`document.querySelector(%q) !== null`, readySelector)
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js,
-		chromedp.WithPollingInterval(100*time.Millisecond),
-		chromedp.WithPollingTimeout(readyTimeout)))
-	if err != nil {
-		label, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](
-			`(document.getElementById("app-wasm-loader-label") || {}).innerText || "(no loader label)"`))
-		b.t.Fatalf("wasm app not ready (%s) after %s: %v; loader says %q", readySelector, readyTimeout, err, label)
-	}
+	waitFor(b, "the wasm app to run", jsExists(readySelector), within(readyTimeout))
 }
 
 // Screenshot saves a full-page PNG at the given viewport width (0 keeps

@@ -47,7 +47,7 @@ func TestSideBySide(t *testing.T) {
 // TestStepThrough walks the demo's log with the buttons and the keyboard,
 // plays it, and pauses it.
 func TestStepThrough(t *testing.T) {
-	site := serveSite(t)
+	site := serveTestHooks(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
 	latest := expectAt(t, p.Slug, 0)
@@ -94,10 +94,10 @@ func TestStepThrough(t *testing.T) {
 	s := waitShows(b, "'.' steps forward", at(n-2))
 	assert.Equal(t, stepLink(n-2), s.Search)
 
-	// A key typed into a field is text, not a shortcut: once the barrier's
-	// later event shows, the key's effect would too.
+	// A key typed into a field is text, not a shortcut: once the app has
+	// settled, the key's effect would show.
 	b.Do(chromedp.Click(chromedp.ID("secret")), chromedp.KeyEvent(","))
-	barrier(b)
+	settle(b)
 	assertShowsNow(t, readView(b), "',' typed into #secret changes nothing", at(n-2))
 	blurAll(b)
 

@@ -6,20 +6,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// openTestHooks opens the site built with -tags testhooks (make test builds
-// it): the same app with a trigger for a contained panic.
+// openTestHooks is openHooked for a test that may trigger a contained
+// panic on purpose.
 func openTestHooks(t *testing.T) *browser {
+	t.Helper()
+	b := openHooked(t)
+	b.Allow(`kvleak: recovered`) // the contained panic is logged on purpose
+	return b
+}
+
+// openHooked opens the site built with -tags testhooks (make test builds
+// it): the same app with the test hooks (web/hooks_testhooks.go), such as
+// the panic trigger and the settle that settle waits on.
+func openHooked(t *testing.T) *browser {
 	t.Helper()
 	site := serveTestHooks(t)
 	b := newBrowser(t)
-	b.Allow(`kvleak: recovered`) // the contained panic is logged on purpose
 	b.Open(site)
 	require.True(t, evalJS[bool](b, `typeof window.kvleakTest === "object"`), "the test hooks are in this build")
 	return b
@@ -104,16 +111,8 @@ func TestShippedWasmHasNoTestHooks(t *testing.T) {
 
 // waitReloaded waits until the page has reloaded (a marker set on the old
 // window is gone) and the app runs again. Evaluations fail while the page
-// navigates; those are retried until the deadline.
+// navigates; waitFor looks again until the deadline.
 func waitReloaded(t *testing.T, b *browser) {
 	t.Helper()
-	js := `window.kvleakBeforeReload === undefined && document.querySelector(` + jsLit(readySelector) + `) !== null`
-	deadline := time.Now().Add(readyTimeout)
-	for time.Now().Before(deadline) {
-		if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("the page did not reload and start within %s", readyTimeout)
+	waitFor(b, "the page to reload and start", `window.kvleakBeforeReload === undefined && `+jsExists(readySelector), within(readyTimeout))
 }

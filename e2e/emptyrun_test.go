@@ -11,7 +11,7 @@ import (
 // request, leaves the page alive: Reset then Play once killed the wasm
 // (index out of range), and every click after it threw.
 func TestEveryControlOnAnEmptyRun(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	resetRun(b)
 	pressKeys(b, "p")
 	pressKeys(b, ".")
@@ -21,7 +21,7 @@ func TestEveryControlOnAnEmptyRun(t *testing.T) {
 	for _, id := range []string{"#step-back", "#step-next", "#compare-toggle", "#table-toggle", "#table-toggle", "#copy-link", "#embed", "#export", "#compare-toggle"} {
 		b.Do(evalVoid(`document.querySelector(` + jsLit(id) + `).click()`))
 	}
-	barrier(b)
+	settle(b)
 	assert.Equal(t, 0, countAll(b, "#crash"), "no panic, not even a contained one")
 	assert.Equal(t, "Step 0 of 0", textOf(b, "#step-pos"))
 	assert.Equal(t, "—", textOf(b, "#status"))

@@ -2,11 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
@@ -25,6 +25,7 @@ func TestExportImport(t *testing.T) {
 	downloads := t.TempDir()
 	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads, EventsEnabled: ptr(true),
+		BrowserContextID: b.contextID(),
 	})
 	require.NoError(t, err)
 
@@ -97,19 +98,18 @@ func TestExportImport(t *testing.T) {
 // Chromium writes to a .crdownload file and renames it when done.
 func waitForDownload(t *testing.T, path string) []byte {
 	t.Helper()
-	deadline := time.Now().Add(actionTimeout)
-	for {
-		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
-			return data
+	var data []byte
+	waitUntil(t, "a download at "+path, actionTimeout, func() (bool, string) {
+		var err error
+		if data, err = os.ReadFile(path); err == nil && len(data) > 0 {
+			return true, ""
 		}
-		if time.Now().After(deadline) {
-			entries, _ := os.ReadDir(filepath.Dir(path))
-			var names []string
-			for _, e := range entries {
-				names = append(names, e.Name())
-			}
-			t.Fatalf("no download at %s after %s; the folder holds %q", path, actionTimeout, names)
+		entries, _ := os.ReadDir(filepath.Dir(path))
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false, fmt.Sprintf("the folder holds %q", names)
+	})
+	return data
 }

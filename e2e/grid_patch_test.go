@@ -29,7 +29,7 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 	b := openTestHooks(t)
 	check := func(what string) {
 		t.Helper()
-		settled(b)
+		waitLate(b)
 		assert.JSONEq(t, evalJS[string](b, freshGrid), evalJS[string](b, gridDOM), "%s: the grid at step %s", what, textOf(b, "#step-pos"))
 	}
 	choosePreset(b, "demo")
@@ -76,10 +76,10 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 // and a focused cell in the read window shows a ring of its own (the
 // window's outline hid it).
 func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	choosePreset(b, "demo")
 	scrubTo(b, 18)
-	settled(b)
+	waitLate(b)
 	before := evalJS[string](b, gridDOM)
 	ring := func(el string) string {
 		return evalJS[string](b, `(el => { const s = getComputedStyle(el); return s.outlineStyle + " " + s.outlineWidth + " " + s.outlineColor; })(`+el+`)`)
@@ -96,7 +96,7 @@ func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
 	assert.NotEqual(t, inWindow, ring(`document.activeElement`), "the focused cell shows a focus ring, not the read window's outline")
 	pressKeys(b, ",")
 	waitFor(b, "step 17", `document.querySelector("#step-pos").textContent.startsWith("Step 17 of")`)
-	settled(b)
+	waitLate(b)
 	require.NotEqual(t, before, evalJS[string](b, gridDOM), "the step changes cells")
 	assert.Equal(t, 0, evalJS[int](b, `[...document.querySelectorAll("#grid [data-idx]")].filter(el => !el.kvleakKept).length`), "every cell is the element it was")
 	assert.Equal(t, focused, evalJS[string](b, `document.activeElement.dataset.idx || "(focus lost)"`), "the focused cell keeps the focus")

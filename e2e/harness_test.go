@@ -1,14 +1,13 @@
 package e2e
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 )
 
 // TestHarnessRecordsProblems checks the harness itself: each kind of error
@@ -36,17 +35,13 @@ func TestHarnessRecordsProblems(t *testing.T) {
 		defer b.mu.Unlock()
 		return strings.Join(b.problems, "\n")
 	}
-	assert.Eventually(t, func() bool {
+	waitUntil(t, "each kind of problem recorded (the 404 is a failed resource load from the browser log)", uiTimeout, func() (bool, string) {
 		all := recorded()
 		for _, w := range want {
 			if !strings.Contains(all, w) {
-				return false
+				return false, fmt.Sprintf("no %q among:\n%s", w, all)
 			}
 		}
-		return true
-	}, uiTimeout, 20*time.Millisecond, "recorded problems; the 404 is a failed resource load from the browser log")
-	all := recorded()
-	for _, w := range want {
-		assert.Contains(t, all, w)
-	}
+		return true, ""
+	})
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // Small, generic helpers for driving the playground's DOM. Every wait is on
-// a DOM condition; nothing sleeps and hopes.
+// a DOM condition, through waitFor (wait_test.go).
 
 // uiTimeout bounds a wait for the UI to react to an event. The app answers
 // in well under a second; the margin is for a loaded CI machine, and a
@@ -41,20 +41,6 @@ func evalVoid(expr string) chromedp.Action[chromedp.Void] {
 func evalJS[T any](b *browser, expr string) T {
 	b.t.Helper()
 	return run(b, chromedp.Evaluate[T](expr))
-}
-
-// waitFor polls a JavaScript predicate until it is truthy, failing the test
-// with what after uiTimeout.
-func waitFor(b *browser, what, predicate string) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, uiTimeout+5*time.Second)
-	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](predicate,
-		chromedp.WithPollingInterval(20*time.Millisecond),
-		chromedp.WithPollingTimeout(uiTimeout)))
-	if err != nil {
-		b.t.Fatalf("waiting %s for %s (%s): %v", uiTimeout, what, predicate, err)
-	}
 }
 
 // jsExists is the JavaScript test that sel matches an element.
@@ -241,7 +227,7 @@ func choosePreset(b *browser, slug string) {
 	same := valueOf(b, "#preset") == slug
 	setField(b, "#preset", slug)
 	if same {
-		barrier(b)
+		settle(b)
 		return
 	}
 	waitFor(b, "the description of preset "+slug,
@@ -280,27 +266,24 @@ func withT(b *browser, t *testing.T) {
 	t.Cleanup(func() { b.t = parent })
 }
 
-// barrier returns once the app has handled every event sent before it and
-// rendered the result: go-app handles events in order, so when a later
-// event's effect is on screen, the earlier ones' are too. It toggles the
-// pool's table view on and off, which changes no state; the grid stays
-// mounted, hidden, but a resting pointer gets mouseleave and mouseover
-// again: don't put one between a change and a check of the cells' event
-// handlers.
-func barrier(b *browser) {
+// settle returns once the app has handled every event sent before it, its
+// render is on the page and the late panels have followed (waitLate): for
+// a check that an event changed nothing, or before one that needs the page
+// at rest. It asks the test hook kvleakTest.settle (web/hooks_testhooks.go),
+// so it needs the test-hooks site (openHooked). It sends the page no event
+// of its own.
+func settle(b *browser) {
 	b.t.Helper()
-	for _, pressed := range []string{"true", "false"} {
-		b.Do(evalVoid(`document.querySelector("#table-toggle").click()`))
-		waitFor(b, "table toggle pressed="+pressed,
-			fmt.Sprintf(`document.querySelector('#table-toggle[aria-pressed=%q]') !== null`, pressed))
+	if !evalJS[bool](b, `typeof window.kvleakTest === "object"`) {
+		b.t.Fatal("settle needs the test hooks: open the page with openHooked")
 	}
-	waitFor(b, "grid back after the barrier", jsExists("#grid"))
-	settled(b)
+	waitFor(b, "the app to handle the events before it and render", `new Promise(done => kvleakTest.settle(() => done(true)))`)
+	waitLate(b)
 }
 
-// settled waits until the lower panels show the last change: they follow
+// waitLate waits until the late panels show the last change: they follow
 // it once its frame is painted (web/lateviews.go).
-func settled(b *browser) {
+func waitLate(b *browser) {
 	b.t.Helper()
 	waitFor(b, "the lower panels to follow", `document.querySelector("#playground[data-late]") === null`)
 }
@@ -340,17 +323,16 @@ func activeID(b *browser) string {
 // (alert, confirm, prompt) while it runs; each one is dismissed so that the
 // page does not hang.
 type dialogWatch struct {
-	mu     sync.Mutex
-	seen   []string
-	opened chan struct{} // one send per dialog, never blocking
-	stop   context.CancelFunc
-	done   chan struct{}
+	mu   sync.Mutex
+	seen []string
+	stop context.CancelFunc
+	done chan struct{}
 }
 
 func watchDialogs(b *browser) *dialogWatch {
 	b.t.Helper()
 	ctx, cancel := context.WithCancel(b.ctx)
-	w := &dialogWatch{stop: cancel, done: make(chan struct{}), opened: make(chan struct{}, 100)}
+	w := &dialogWatch{stop: cancel, done: make(chan struct{})}
 	events := chromedp.Events(ctx, page.JavascriptDialogOpening) // subscribed now
 	go func() {
 		defer close(w.done)
@@ -361,10 +343,6 @@ func watchDialogs(b *browser) *dialogWatch {
 			w.mu.Lock()
 			w.seen = append(w.seen, fmt.Sprintf("%s dialog: %q", ev.Type, ev.Message))
 			w.mu.Unlock()
-			select {
-			case w.opened <- struct{}{}:
-			default:
-			}
 			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 		}
 	}()
@@ -383,11 +361,9 @@ func (w *dialogWatch) Seen() []string {
 // to prove that the watch works.
 func (w *dialogWatch) WaitOne(t *testing.T) {
 	t.Helper()
-	select {
-	case <-w.opened:
-	case <-time.After(actionTimeout):
-		t.Fatal("no JavaScript dialog was reported: the dialog watch does not work")
-	}
+	waitUntil(t, "a JavaScript dialog to be reported", actionTimeout, func() (bool, string) {
+		return len(w.Seen()) > 0, "none was: the dialog watch does not work"
+	})
 }
 
 // joinCells renders cells for a failure message.

@@ -52,7 +52,7 @@ func assertUnchanged(t *testing.T, b *browser, before uiState, after string) {
 // TestNumericFieldsRejectBadInput gives every numeric field every bad value:
 // a message appears beside it and the simulation stays as it was.
 func TestNumericFieldsRejectBadInput(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	before := readState(b)
 	require.Equal(t, "200", before.Status, "the demo is on screen")
 	require.Positive(t, before.LogRows)
@@ -73,7 +73,7 @@ func TestNumericFieldsRejectBadInput(t *testing.T) {
 					// The request is checked again on Send: still refused,
 					// still beside the field, and nothing is sent.
 					clickSel(b, "#send")
-					barrier(b)
+					settle(b)
 					waitFor(b, sel+"-error after Send", fieldErrorShown(id))
 					assertUnchanged(t, b, before, "after Send with "+sel+" = "+bad.value)
 				}
@@ -105,7 +105,7 @@ func TestNumericFieldsRejectBadInput(t *testing.T) {
 // TestNumericFieldsAcceptReadableNumbers checks the forms people write
 // numbers in: thousands separators and binary suffixes.
 func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 
 	t.Run("pool 681,280", func(t *testing.T) {
 		withT(b, t)
@@ -134,7 +134,7 @@ func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
 		// field must still be rewritten from "1Mi" to the number.
 		withT(b, t)
 		setField(b, "#ctx", "1Mi")
-		barrier(b)
+		settle(b)
 		assert.Equal(t, "1,048,576", valueOf(b, "#ctx"))
 		assert.Equal(t, 0, countAll(b, "#ctx-error"))
 	})
@@ -144,7 +144,7 @@ func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
 		rows := countAll(b, "#log li[data-step][data-stage]")
 		setField(b, "#tenant", "A")
 		setField(b, "#prompt-tokens", "2k")
-		barrier(b)
+		settle(b)
 		assert.Equal(t, 0, countAll(b, "#prompt-tokens-error"))
 		clickSel(b, "#send")
 		waitLogGrows(b, rows)
@@ -170,7 +170,7 @@ const madeFromUntrustedJS = `[...document.querySelectorAll("*")]
 // tenant's name and in links: it must come back as the literal text, with
 // no element made from it anywhere in the document and no dialog.
 func TestUntrustedTextIsShownAsText(t *testing.T) {
-	site := serveSite(t)
+	site := serveTestHooks(t)
 	b := newBrowser(t)
 	b.Open(site)
 	dialogs := watchDialogs(b)
@@ -190,10 +190,11 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 
 		leaked := `#grid .cell[data-state=leaked]`
 		require.Positive(t, countAll(b, leaked))
-		// The barrier mounts the cells afresh, so that this checks how the
-		// details show the text, not whether they are up to date (the
-		// hover subtest of TestPlaygroundInteractions checks that).
-		barrier(b)
+		// Once the app has settled the cells are the run's last, so that
+		// this checks how the details show the text, not whether they are
+		// up to date (the hover subtest of TestPlaygroundInteractions
+		// checks that).
+		settle(b)
 		hoverOn(b, leaked)
 		waitFor(b, "details of a leaked cell", fmt.Sprintf(`document.querySelector("#cell-details").textContent.includes(%s)`, jsLit(xssSecret)))
 		assert.Contains(t, evalJS[string](b, fmt.Sprintf(`document.querySelector(%s).title`, jsLit(leaked))), xssSecret, "cell title")

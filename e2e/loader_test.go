@@ -101,8 +101,8 @@ func TestTheWasmCompilesWhileThePageIsParsed(t *testing.T) {
 	}
 
 	b.Do(chromedp.Navigate(site + "?wasm=false"))
-	run(b, chromedp.Poll[bool](`document.readyState === "complete" && !document.getElementById("app-wasm-loader")`,
-		chromedp.WithPollingTimeout(readyTimeout)))
+	waitFor(b, "the page loaded without the loader", `document.readyState === "complete" && !document.getElementById("app-wasm-loader")`,
+		within(readyTimeout))
 	seen := run(b, chromedp.Evaluate[startWatch](`window.__start`))
 	assert.Zero(t, seen.Compiles, "compiles asked for with ?wasm=false")
 	assert.True(t, run(b, chromedp.Evaluate[bool](`window.kvleakWasm === null`)))

@@ -26,7 +26,7 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 	b := openTestHooks(t)
 	check := func(what string) {
 		t.Helper()
-		settled(b)
+		waitLate(b)
 		assert.Equal(t, evalJS[string](b, freshLog), evalJS[string](b, logDOM), "%s: the log at step %s", what, textOf(b, "#step-pos"))
 		assert.LessOrEqual(t, evalJS[int](b, `document.querySelectorAll("#log .log-row.selected").length`), 1, what)
 	}
@@ -75,7 +75,7 @@ func TestTheLogKeepsItsBlocksAsItsWindowMoves(t *testing.T) {
 		ops[i] = engine.Op{Send: &engine.Request{Tenant: "A", PromptTokens: 3, Content: "x"}}
 	}
 	b.Open(site + "?" + linkQuery("", mustPreset(t, "demo").Config, ops))
-	settled(b)
+	waitLate(b)
 	listed := `[...document.querySelectorAll("#log .log-block:not([hidden])")]`
 	assert.Greater(t, evalJS[int](b, `document.querySelectorAll("#log .log-block[hidden]").length`), 0,
 		"the blocks the window left hold their places")
@@ -87,7 +87,7 @@ func TestTheLogKeepsItsBlocksAsItsWindowMoves(t *testing.T) {
 		before := evalJS[string](b, steps)
 		clickSel(b, "#send") // the form holds the run's last request
 		waitFor(b, "the Send's events", steps+` !== `+jsLit(before))
-		settled(b)
+		waitLate(b)
 		if firstListed() != start {
 			break
 		}

@@ -25,7 +25,7 @@ func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {
 	b := openTestHooks(t)
 	check := func(what string) {
 		t.Helper()
-		settled(b)
+		waitLate(b)
 		assert.Equal(t, evalJS[string](b, freshMarks), evalJS[string](b, marksDOM), "%s: the marks at step %s", what, textOf(b, "#step-pos"))
 	}
 	choosePreset(b, "demo")
@@ -56,7 +56,7 @@ func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {
 	sendRequest(b, "B", "90", "")
 	check("a Send on the demo again")
 	clickSel(b, "#reset")
-	settled(b)
+	waitLate(b)
 	assert.Empty(t, evalJS[string](b, marksDOM), "a reset run has no marks")
 	sendRequest(b, "C", "90", "")
 	check("a Send after the reset")

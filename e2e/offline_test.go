@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -20,13 +19,7 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	cached := fmt.Sprintf(`Promise.all([caches.match(location.href), caches.match(%q)])
 		.then(([page, wasm]) => !!(page && wasm && navigator.serviceWorker.controller))`,
 		site.Prefix+"/web/app.wasm")
-	deadline := time.Now().Add(actionTimeout)
-	for !run(b, chromedp.Evaluate[bool](cached, chromedp.EvalAwaitPromise)) {
-		if time.Now().After(deadline) {
-			t.Fatal("service worker never cached the page and app.wasm")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitFor(b, "the service worker to cache the page and app.wasm", cached, within(actionTimeout))
 
 	site.Stop()
 	b.Do(chromedp.Reload())
@@ -35,7 +28,7 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	// A permalink is the same page with a query string: it opens offline too
 	// and replays its run.
 	b.Open(site.URL + "?v=2&preset=demo-fixed")
-	b.Do(chromedp.WaitVisible("#status"))
+	waitFor(b, "the status", jsExists("#status"))
 	status := run(b, chromedp.Evaluate[string](`document.querySelector("#status").textContent`))
 	if status != "400" {
 		t.Fatalf("offline permalink shows status %q, want 400 (the fixed demo)", status)

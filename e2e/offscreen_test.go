@@ -28,7 +28,7 @@ func TestPanelsBelowTheFoldAreSkippedUntilScrolledTo(t *testing.T) {
 		assert.False(t, skipped(b, sel), "%s is always drawn", sel)
 	}
 	clickSel(b, "#step-back")
-	settled(b)
+	waitLate(b)
 	for _, sel := range below {
 		b.Do(evalVoid(fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: "center"})`, sel)))
 		waitFor(b, sel+" drawn once in view", fmt.Sprintf(`document.querySelector(%q).checkVisibility({contentVisibilityAuto: true})`, sel))

@@ -37,7 +37,7 @@ func currentStage(b *browser) string {
 // is the stage the log's row for that step names, and for the demo (both
 // doors) the whole way is pinned.
 func TestPipelineFollowsTheLog(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	for _, c := range []struct {
 		slug string
 		way  []string // nil: only follow the log
@@ -142,7 +142,7 @@ func TestLogKeepsTheSelectedRowInView(t *testing.T) {
 // Next), and without one while the timeline is dragged, where a halo began
 // on every frame, each on a compositor layer of its own (web/pipeline.go).
 func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	const halos = `document.getAnimations().filter((a) => a.animationName === "stage-arrive").length`
 	const dragged = `document.getElementById("pipeline").classList.contains("dragged")`
 	choosePreset(b, "demo")
@@ -166,7 +166,7 @@ func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
 // incident timeline's link loads its preset, and a click elsewhere on the
 // page navigates nowhere.
 func TestALinkOfThePageIsNavigatedInPlace(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	choosePreset(b, "demo")
 	evalJS[bool](b, `(window.kvleakSameDocument = true)`)
 	clickSel(b, "#step-back") // not in a link
@@ -182,7 +182,7 @@ func TestALinkOfThePageIsNavigatedInPlace(t *testing.T) {
 // in a map's order: a value set while the old max held was clamped to it,
 // and about one Send in five left the thumb a request behind.
 func TestTheSlidersThumbFollowsEachSend(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	choosePreset(b, "demo")
 	got := run(b, chromedp.Evaluate[[]string](`(async () => {
 	  const frame = () => new Promise(r => requestAnimationFrame(r));

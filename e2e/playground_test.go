@@ -151,7 +151,7 @@ func assertCellHooks(t *testing.T, b *browser) {
 // TestPlaygroundInteractions covers the smaller controls, one subtest each,
 // all in one browser. Each subtest sets up the state it needs.
 func TestPlaygroundInteractions(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 
 	t.Run("reset empties the log", func(t *testing.T) {
 		withT(b, t)
@@ -186,7 +186,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		t.Cleanup(func() {
 			setField(b, "#end-early", "never")
 			setField(b, "#cancel", "both")
-			barrier(b)
+			settle(b)
 		})
 	}
 
@@ -194,7 +194,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		withT(b, t)
 		restoreEnd(t)
 		setField(b, "#cancel", "one")
-		barrier(b)
+		settle(b)
 		resetRun(b)
 		setField(b, "#end-early", "cancel:prefill.transfer")
 		sendRequest(b, "A", "8", demoSecret)
@@ -259,7 +259,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		resetRun(b)
 		setField(b, "#tenant", "A")
 		setField(b, "#prompt-tokens", "8")
-		barrier(b)
+		settle(b)
 		lastStep := `+(([...document.querySelectorAll("#log li")].pop() || {dataset: {step: 0}}).dataset.step)`
 		total := 0
 		for total <= 300 {
@@ -312,7 +312,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		assert.Contains(t, want, "Page 2:", "a single-page cell names its page: %q", want)
 		// The pointer still rests on the first cell: the grid redrawn for
 		// the new focus must not hand the details back to it.
-		barrier(b)
+		settle(b)
 		assert.Equal(t, want, textOf(b, "#cell-details"), "details of the focused cell, once the grid settled")
 	})
 
@@ -321,7 +321,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 		resetRun(b)
 		setField(b, "#tenant", "A")
 		setField(b, "#prompt-tokens", "3")
-		barrier(b)
+		settle(b)
 		b.Do(evalVoid(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`))
 		var order []string
 		for i := 0; i < 60 && activeID(b) != "send"; i++ {

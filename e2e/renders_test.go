@@ -33,7 +33,7 @@ func TestASendDoesNotRenderTheFormAgain(t *testing.T) {
 		rows := countAll(b, "#log li[data-step][data-stage]")
 		clickSel(b, "#send")
 		waitLogGrows(b, rows)
-		settled(b)
+		waitLate(b)
 		got := rendersSince(t, b)
 		assert.Equal(t, 2, got["playground"], "send %d: the page renders, then its lower panels after the paint: %v", i+1, got)
 		assert.Equal(t, 1, got["eventLog"], "send %d: the log shows the new events: %v", i+1, got)
@@ -41,7 +41,7 @@ func TestASendDoesNotRenderTheFormAgain(t *testing.T) {
 	}
 
 	setValueOnly(b, "#prompt-tokens", "12x") // typed, not yet checked
-	barrier(b)
+	settle(b)
 	rendersSince(t, b)
 	clickSel(b, "#send")
 	waitFor(b, "the prompt's message", jsExists("#prompt-tokens-error"))

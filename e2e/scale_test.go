@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -130,7 +129,7 @@ func TestRealScalePreset(t *testing.T) {
 // still happens (a render on focus replaced the cell's run before mouseup,
 // and the browser fired no click).
 func TestHeldClickOnAnUnfocusedCellZooms(t *testing.T) {
-	b := openPlayground(t)
+	b := openHooked(t)
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page*="-"]`))
 	sel := `#grid .cell[data-idx="3"]`
@@ -141,7 +140,7 @@ func TestHeldClickOnAnUnfocusedCellZooms(t *testing.T) {
 	require.Len(t, pt, 2)
 	b.Do(chromedp.MouseEvent(chromedp.MousePressed, pt[0], pt[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
 	waitFor(b, "cell 3 focused and the tab stop", `document.activeElement === document.querySelector(`+jsLit(sel)+`) && document.activeElement.tabIndex === 0`)
-	time.Sleep(150 * time.Millisecond) // a person's click: go-app's next frame comes before the button is up
+	settle(b) // a person's click: the render that the focus asked for comes before the button is up
 	b.Do(chromedp.MouseEvent(chromedp.MouseReleased, pt[0], pt[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
 	waitFor(b, "zoomed into "+page, jsExists("#zoom-out"))
 	first, _ := pageRange(t, page)

@@ -13,11 +13,12 @@ import (
 // its origin, so that "Copy link" takes one path on purpose, and presses it.
 func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser, pageView) {
 	t.Helper()
-	site := serveSite(t)
+	site := serveTestHooks(t)
 	b := newBrowser(t)
 	for _, name := range []string{"clipboard-write", "clipboard-read"} {
 		_, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: site,
+			BrowserContextID: b.contextID(),
 		})
 		require.NoError(t, err, "setting %s to %s", name, setting)
 	}
@@ -29,7 +30,7 @@ func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser,
 	// or, where the clipboard refuses, for the page to have settled.
 	if setting == cdpbrowser.PermissionSettingDenied {
 		waitView(b, "#share-msg", func(s pageView) bool { return s.ShareMsg != "" })
-		barrier(b)
+		settle(b)
 	}
 	s := waitView(b, "#share-msg", func(s pageView) bool {
 		return s.ShareMsg != "" && (s.ShareMsg != "Link ready below." || setting == cdpbrowser.PermissionSettingDenied)

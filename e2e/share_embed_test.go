@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -151,15 +152,16 @@ func openEmbedExample(t *testing.T, b *browser, page, site string) *browser {
 	checkInitialHeight(t)
 	b.Do(chromedp.Navigate(page))
 	frame := b.attachFrame(site)
-	deadline := time.Now().Add(readyTimeout)
-	for !run(frame, chromedp.Evaluate[bool](`!!document.querySelector('#playground[data-ready="true"]')`)) {
+	var problems string
+	died := func() bool { return strings.Contains(problems, "uncaught exception") }
+	waitUntil(t, "the embedded app to run", readyTimeout, func() (bool, string) {
 		b.mu.Lock()
-		problems := strings.Join(b.problems, "\n")
+		problems = strings.Join(b.problems, "\n")
 		b.mu.Unlock()
-		if strings.Contains(problems, "uncaught exception") || time.Now().After(deadline) {
-			t.Fatalf("the embedded app never became ready; browser problems so far:\n%s", problems)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return died() || run(frame, chromedp.Evaluate[bool](jsExists(readySelector))), "browser problems so far:\n" + problems
+	})
+	if died() {
+		t.Fatalf("the embedded app died while starting; browser problems so far:\n%s", problems)
 	}
 	return frame
 }
@@ -188,20 +190,16 @@ func checkEmbedExample(t *testing.T, b, frame *browser) {
 	assert.Equal(t, "?embed=1&"+demoQuery, s.Search)
 	assert.Contains(t, s.Verdict, "LEAK")
 
-	var content int
 	var height string
-	deadline := time.Now().Add(heightTimeout)
-	for {
-		content = run(frame, chromedp.Evaluate[int](`document.body.scrollHeight`))
+	err := poll(heightTimeout, "the iframe as tall as the frame's content", func() (bool, string) {
+		content := run(frame, chromedp.Evaluate[int](`document.body.scrollHeight`))
 		height = run(b, chromedp.Evaluate[string](`document.getElementById("kvleak-playground").getAttribute("height")`))
-		if height == strconv.Itoa(content) && height != initialHeight {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("the iframe's height stayed %q; the frame's content is %d px tall (no kvleak:height message?)", height, content)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+		return height == strconv.Itoa(content) && height != initialHeight,
+			fmt.Sprintf("its height stayed %q; the content is %d px tall (no kvleak:height message?)", height, content)
+	})
+	if err != nil {
+		t.Error(err)
+		return
 	}
 	t.Logf("iframe height: %s -> %s", initialHeight, height)
 	b.Screenshot(filepath.Join(repoRoot(t), "build", "screenshots", safeName(t.Name())+".png"), 0)
@@ -236,12 +234,10 @@ func TestEmbedExampleScript(t *testing.T) {
 		marker++
 		from.Do(chromedp.Evaluate[chromedp.Void](`parent.postMessage(` + data + `, "*")`))
 		frame.Do(chromedp.Evaluate[chromedp.Void](`parent.postMessage({type: "kvleak:height", height: ` + strconv.Itoa(marker) + `}, "*")`))
-		got := ""
-		for deadline := time.Now().Add(heightTimeout); got != strconv.Itoa(marker) && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-			got = height()
-		}
-		require.Equal(t, strconv.Itoa(marker), got, "the marker message after %s", data)
+		waitUntil(t, "the marker message after "+data, heightTimeout, func() (bool, string) {
+			got := height()
+			return got == strconv.Itoa(marker), "the height is " + got
+		})
 	}
 	// The heights a message set are recorded as they happen, since the
 	// marker overwrites them.
@@ -293,7 +289,7 @@ func TestEmbedExampleSameOrigin(t *testing.T) {
 		const d = f && f.contentDocument;
 		return !!(d && d.querySelector('#playground[data-ready="true"]'));
 	})()`
-	waitJS(b, "the same-origin frame's app", frameReady)
+	waitFor(b, "the same-origin frame's app", frameReady, within(readyTimeout))
 	got := run(b, chromedp.Evaluate[map[string]string](`(() => {
 		const f = document.getElementById("kvleak-playground");
 		const d = f.contentDocument;
@@ -303,11 +299,11 @@ func TestEmbedExampleSameOrigin(t *testing.T) {
 	assert.Equal(t, site+"?embed=1&"+demoQuery, got["src"], "the frame's address: the page's folder and its state")
 	assert.Equal(t, "200", got["status"])
 	assert.Contains(t, got["verdict"], "LEAK")
-	waitJSWithin(b, "the iframe height to follow the content (a kvleak:height message)", `(() => {
+	waitFor(b, "the iframe height to follow the content (a kvleak:height message)", `(() => {
 		const f = document.getElementById("kvleak-playground");
 		return f.getAttribute("height") !== "`+initialHeight+`" &&
 			Number(f.getAttribute("height")) === f.contentDocument.body.scrollHeight;
-	})()`, heightTimeout)
+	})()`, within(heightTimeout))
 }
 
 // newBrowserWithPrefs is newBrowser with Chromium profile preferences set

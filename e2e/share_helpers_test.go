@@ -191,21 +191,16 @@ func addressQuery(b *browser) string {
 	return run(b, chromedp.Evaluate[string](afterAddressBar(`location.search`), chromedp.EvalAwaitPromise))
 }
 
-// waitView polls what the page shows until ok accepts it, and fails with
+// waitView reads what the page shows until ok accepts it, and fails with
 // the last state seen if it never does within actionTimeout.
 func waitView(b *browser, what string, ok func(pageView) bool) pageView {
 	b.t.Helper()
-	deadline := time.Now().Add(actionTimeout)
-	for {
-		s := readView(b)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			b.t.Fatalf("waiting for %s: gave up after %s; the page shows %+v, pool %q", what, actionTimeout, s, poolNotation(s.Cells))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	var s pageView
+	waitUntil(b.t, what, actionTimeout, func() (bool, string) {
+		s = readView(b)
+		return ok(s), fmt.Sprintf("the page shows %+v, pool %q", s, poolNotation(s.Cells))
+	})
+	return s
 }
 
 // waitShows waits until the page is ready and shows x, the grid included.
@@ -217,27 +212,9 @@ func waitShows(b *browser, what string, x expectation) pageView {
 	})
 }
 
-// waitJS polls a JavaScript condition until it is truthy.
-func waitJS(b *browser, what, cond string) { b.t.Helper(); waitJSWithin(b, what, cond, actionTimeout) }
-
 // heightTimeout bounds the wait for an embedding page to resize its
 // iframe: once the app runs, one message does it.
 const heightTimeout = 10 * time.Second
-
-// waitJSWithin is waitJS with its own timeout.
-func waitJSWithin(b *browser, what, cond string, timeout time.Duration) {
-	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, timeout)
-	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond,
-		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
-	if err != nil {
-		b.t.Fatalf("waiting for %s (%s): %v; the page shows %+v", what, cond, err, readView(b))
-	}
-}
-
-// jsString quotes s for a JavaScript expression.
-func jsString(s string) string { return strconv.Quote(s) }
 
 // newTab opens another tab in b's browser, as a reader opening a link in a
 // new tab would. Its problems are recorded with b's.
@@ -257,25 +234,24 @@ func (b *browser) newTab() *browser {
 // DevTools protocol replays the ones logged before the attach.
 func (b *browser) attachFrame(prefix string) *browser {
 	b.t.Helper()
-	deadline := time.Now().Add(actionTimeout)
 	var id target.ID
-	for id == "" {
+	waitUntil(b.t, "an iframe target at "+prefix, actionTimeout, func() (bool, string) {
 		infos, err := chromedp.Targets(b.ctx)
 		if err != nil {
-			b.t.Fatalf("listing targets: %v", err)
+			return false, fmt.Sprintf("listing targets: %v", err)
 		}
 		var seen []string
 		for _, info := range infos {
+			if own := b.contextID(); own != "" && info.BrowserContextID != own { // another test's tab
+				continue
+			}
 			seen = append(seen, string(info.Type)+" "+info.URL)
 			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
 				id = info.TargetID
 			}
 		}
-		if id == "" && time.Now().After(deadline) {
-			b.t.Fatalf("no iframe target at %s; targets: %q", prefix, seen)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return id != "", fmt.Sprintf("the tab's targets: %q", seen)
+	})
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel(), chromedp.WithListener(b.listen))
 	b.t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {

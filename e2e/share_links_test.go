@@ -228,8 +228,8 @@ func TestMegabyteLink(t *testing.T) {
 
 	// Once the service worker controls the page and has cached it, a
 	// navigation to the megabyte link never reaches the server.
-	waitJS(b, "the service worker to control the page and cache it", `(async () =>
-		!!(navigator.serviceWorker.controller && await caches.match(new URL("./", location.href).href)))()`)
+	waitFor(b, "the service worker to control the page and cache it", `(async () =>
+		!!(navigator.serviceWorker.controller && await caches.match(new URL("./", location.href).href)))()`, within(actionTimeout))
 	start := time.Now()
 	b.Open(site.URL + "?" + huge)
 	s = waitView(b, "banner for a 1 MB link", func(s pageView) bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -29,23 +28,20 @@ func (w *walker) mark() (int, error) {
 // the one marked k, or until within says the marked one navigated in place.
 func (w *walker) arrived(k int, within <-chan struct{}, href string) error {
 	pred := fmt.Sprintf(`window.__soakNav !== %d && %s`, k, jsExists(readySelector))
-	deadline := time.Now().Add(readyTimeout)
-	for {
+	err := poll(readyTimeout, fmt.Sprintf("a ready app after the navigation to %.100s", href), func() (bool, string) {
 		select {
 		case <-within:
-			return nil
+			return true, ""
 		default:
 		}
 		// Errors are expected while the document is swapped.
 		ok, err := soakJS[bool](w, pred)
-		if err == nil && ok {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: no ready app after the navigation to %.100s (last error: %v)", errDead, href, err)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return err == nil && ok, fmt.Sprintf("last error: %v", err)
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", errDead, err)
 	}
+	return nil
 }
 
 // inPlace is closed on the tab's next same-document navigation.

@@ -106,7 +106,7 @@ func (w *walker) probe() error {
 		if before == "absent" {
 			return fmt.Errorf("%w: #table-toggle is gone (no pool panel)", errDead)
 		}
-		err = w.poll("#table-toggle to flip", fmt.Sprintf(
+		err = w.waitFor("#table-toggle to flip", fmt.Sprintf(
 			`document.getElementById("table-toggle")?.getAttribute("aria-pressed") !== %s`, jsLit(before)), wait)
 		if err == nil || !errors.Is(err, errDead) {
 			return err
@@ -115,21 +115,24 @@ func (w *walker) probe() error {
 	return fmt.Errorf("%w: #table-toggle clicked twice and never flipped", errDead)
 }
 
-// poll waits for a JavaScript predicate; a page that never makes it true is
-// dead. It evaluates in a loop rather than with chromedp.Poll, which loses
-// the page after a back-forward cache restore.
-func (w *walker) poll(what, predicate string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
+// waitFor waits for a JavaScript predicate; a page that never makes it
+// true, or stops answering, is dead. As the suite's waitFor, each look is
+// one evaluation (chromedp.Poll loses the page after a back-forward cache
+// restore), but a failure is the walk's to report, not a test failure.
+func (w *walker) waitFor(what, predicate string, timeout time.Duration) error {
+	var last error
+	err := poll(timeout, what, func() (bool, string) {
 		ok, err := soakJS[bool](w, predicate)
-		if err == nil && ok {
-			return nil
-		}
-		if errors.Is(err, errDead) || time.Now().After(deadline) {
-			return fmt.Errorf("%w: waiting %s for %s (last error: %v)", errDead, timeout, what, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		last = err
+		return errors.Is(err, errDead) || (err == nil && ok), fmt.Sprintf("last error: %v", err)
+	})
+	switch {
+	case errors.Is(last, errDead):
+		return fmt.Errorf("waiting for %s: %w", what, last)
+	case err != nil:
+		return fmt.Errorf("%w: %v", errDead, err)
 	}
+	return nil
 }
 
 // soakResult is a walk's outcome.

@@ -89,19 +89,19 @@ func TestSubPath(t *testing.T) {
 	assert.Equal(t, origin+prefix+"/?"+linkQuery("", fixed, p.Ops), s.ShareURL)
 
 	// The service worker is scoped to the prefix.
-	waitJS(b, "the service worker's registration", `(async () => {
+	waitFor(b, "the service worker's registration", `(async () => {
 		const r = await navigator.serviceWorker.getRegistration();
 		return !!r && r.scope === location.origin + "`+prefix+`/";
-	})()`)
+	})()`, within(actionTimeout))
 
 	// The embedding example finds the app in its own folder.
 	b.Do(chromedp.Navigate(origin + prefix + "/embed-example.html"))
-	waitJS(b, "the example's frame app under "+prefix, `(() => {
+	waitFor(b, "the example's frame app under "+prefix, `(() => {
 		const f = document.getElementById("kvleak-playground");
 		const d = f && f.contentDocument;
 		return !!(d && d.querySelector('#playground[data-ready="true"]') &&
 			d.getElementById("status").textContent.trim() === "200");
-	})()`)
+	})()`, within(readyTimeout))
 	src := run(b, chromedp.Evaluate[string](`document.getElementById("kvleak-playground").src`))
 	assert.True(t, strings.HasPrefix(src, origin+prefix+"/?embed=1&"), "the frame's address %s", src)
 }

@@ -10,8 +10,8 @@ import (
 // Virtual time makes a timed behaviour (the player's pace) a matter of
 // which steps happened within so many virtual milliseconds, however slowly
 // the machine runs. While it is paused, no page timer fires: check the page
-// with single evaluations then, never with chromedp.Poll (it polls with
-// the page's timers).
+// with single evaluations then (waitFor's looks are), never with a poll
+// that runs on the page's timers (chromedp.Poll).
 
 // pauseVirtualTime stops the page's clock.
 func pauseVirtualTime(b *browser) {

@@ -22,6 +22,10 @@ import (
 //	                       with the selected row, which the page marks in place
 //	kvleakTest.marksHTML() the scrubber's marks as a fresh render writes them
 //	                       (marksHTML), which the page patches in place
+//	kvleakTest.settle(f)   calls f once every event the page got before the
+//	                       call is handled and its render is on the page:
+//	                       go-app handles dispatches in order and runs the
+//	                       defers of a frame after its renders
 var armed = map[string]bool{}
 
 // testPanic panics once where armed, to prove the panic is contained.
@@ -53,6 +57,14 @@ func (p *playground) installTestHooks(ctx app.Context) {
 	}))
 	hooks.Set("marksHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return marksHTML(p.last.marks)
+	}))
+	hooks.Set("settle", app.FuncOf(func(this app.Value, args []app.Value) any {
+		done := args[0]
+		ctx.Dispatch(func(ctx app.Context) {
+			ctx.PreventUpdate() // a wait, not a change: no render of its own
+			ctx.Defer(func(app.Context) { done.Invoke() })
+		})
+		return nil
 	}))
 	app.Window().Set("kvleakTest", hooks)
 }
