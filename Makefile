@@ -24,12 +24,12 @@ site: build/site/index.html
 
 # The wasm links build/goapp-wasm, go-app without its server half (no
 # net/http: ~340 KB less brotli), through build/wasm.mod; go.mod and native
-# builds keep the pristine module. See internal/goappslim. goappslim writes
+# builds keep the pristine module. See internal/goappfork. goappfork writes
 # build/wasm.mod last, so it stands for the copy too.
-SLIM_SRC := $(shell find cmd/goappslim internal/goappslim -type f -not -name '*_test.go')
+FORK_SRC := $(shell find cmd/goappfork internal/goappfork -type f -not -name '*_test.go')
 
-build/wasm.mod: go.mod go.sum $(SLIM_SRC)
-	$(GO) run -trimpath ./cmd/goappslim -out build/goapp-wasm -modfile $@
+build/wasm.mod: go.mod go.sum $(FORK_SRC)
+	$(GO) run -trimpath ./cmd/goappfork -out build/goapp-wasm -modfile $@
 
 # Every wasm goes from the linker through cmd/wasmmerge, which writes its
 # ~84,000 data segments as a few: the zeros between them cost brotli almost

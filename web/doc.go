@@ -78,7 +78,7 @@
 //     (attrs.go).
 //   - When renders run: the wasm's copy of go-app renders as soon as its
 //     dispatch queue drains, inside the event's own task, rather than on a
-//     ticker 8.3 ms later (internal/goappslim/edits.go). It is still after
+//     ticker 8.3 ms later (internal/goappfork/edits.go). It is still after
 //     the handler returns, so a handler never sees its own render, and a
 //     render less than a millisecond after the last waits for the ticker;
 //     natively (tests, the generator) go-app is the pristine module.

@@ -2,7 +2,7 @@
 // run file (engine/export.go) and the run kept in a tab (web/model/tabrun.go).
 //
 // It exists to keep encoding/json out of the wasm: with go-app's uses left
-// out too (internal/goappslim), the wasm went from 7,223,330 to 6,740,736 B
+// out too (internal/goappfork), the wasm went from 7,223,330 to 6,740,736 B
 // raw and lost 76 KB brotli. Marshal covers what those types use: structs
 // with json tags (a name, omitempty, "-"), bools, integers, floats, strings,
 // slices, arrays, pointers, interfaces and maps with string keys, each kind

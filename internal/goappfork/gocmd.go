@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ func checkRequirement(gomod string) error {
 	}
 	for _, r := range m.Replace {
 		if r.Old.Path == ModulePath {
-			return fmt.Errorf("%s already replaces %s; goappslim slims the pristine module only", gomod, ModulePath)
+			return fmt.Errorf("%s already replaces %s; goappfork slims the pristine module only", gomod, ModulePath)
 		}
 	}
 	for _, r := range m.Require {
@@ -29,7 +29,7 @@ func checkRequirement(gomod string) error {
 			continue
 		}
 		if r.Version != Version {
-			return fmt.Errorf("%s requires %s %s, but goappslim was written for %s: check internal/goappslim against the new version", gomod, ModulePath, r.Version, Version)
+			return fmt.Errorf("%s requires %s %s, but goappfork was written for %s: check internal/goappfork against the new version", gomod, ModulePath, r.Version, Version)
 		}
 		return nil
 	}

@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	_ "embed"
@@ -73,7 +73,7 @@ func writeTree(src, out string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), ".goappslim-")
+	tmp, err := os.MkdirTemp(filepath.Dir(out), ".goappfork-")
 	if err != nil {
 		return err
 	}

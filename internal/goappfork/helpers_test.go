@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-// Package goappslim writes the copy of go-app that the wasm build links.
+// Package goappfork writes the copy of go-app that the wasm build links.
 //
 // go-app's pkg/app keeps its server half (http.go, resource.go) in the same
 // package as the client, so a wasm that imports it links net/http and, through
@@ -14,7 +14,7 @@
 //
 // It is written for one go-app version and refuses any other, or files that
 // differ from that version's, so an upgrade makes someone look again.
-package goappslim
+package goappfork
 
 import (
 	"errors"

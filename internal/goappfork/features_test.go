@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"go/ast"
@@ -51,7 +51,7 @@ func TestUIUsesNoneOfTheRemovedFeatures(t *testing.T) {
 				return err
 			}
 			files++
-			assert.Empty(t, featureUses(t, fset, p, nil), "the wasm's go-app copy leaves these out (internal/goappslim/edits.go)")
+			assert.Empty(t, featureUses(t, fset, p, nil), "the wasm's go-app copy leaves these out (internal/goappfork/edits.go)")
 			return nil
 		}))
 	}

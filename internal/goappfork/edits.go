@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"fmt"
@@ -110,7 +110,7 @@ func replace(rel string, data []byte) ([]byte, error) {
 	s := string(data)
 	for _, r := range replacements[rel] {
 		if n := strings.Count(s, r.old); n != 1 {
-			return nil, fmt.Errorf("%s: %q occurs %d times, not once: check internal/goappslim's edits", rel, r.old, n)
+			return nil, fmt.Errorf("%s: %q occurs %d times, not once: check internal/goappfork's edits", rel, r.old, n)
 		}
 		s = strings.Replace(s, r.old, r.new, 1)
 	}

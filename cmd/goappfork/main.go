@@ -1,6 +1,6 @@
-// Command goappslim writes build/goapp-wasm, go-app without its server half,
+// Command goappfork writes build/goapp-wasm, go-app without its server half,
 // and build/wasm.mod, the modfile the wasm build links it with. See
-// internal/goappslim; `make wasm` runs it.
+// internal/goappfork; `make wasm` runs it.
 package main
 
 import (
@@ -10,7 +10,7 @@ import (
 	"io"
 	"os"
 
-	"kvleak/internal/goappslim"
+	"kvleak/internal/goappfork"
 )
 
 // Exit codes: 0 written, 1 refused or failed, 2 bad command line.
@@ -24,18 +24,18 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
-// run returns the exit code; every failure is one "goappslim: ..." line.
+// run returns the exit code; every failure is one "goappfork: ..." line.
 func run(args []string, stderr io.Writer) int {
 	c, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "goappslim: %v\n", err)
+		fmt.Fprintf(stderr, "goappfork: %v\n", err)
 		return exitUsage
 	}
-	if err := goappslim.Run(c); err != nil {
-		fmt.Fprintf(stderr, "goappslim: %v\n", err)
+	if err := goappfork.Run(c); err != nil {
+		fmt.Fprintf(stderr, "goappfork: %v\n", err)
 		return exitFail
 	}
 	return exitOK
@@ -43,9 +43,9 @@ func run(args []string, stderr io.Writer) int {
 
 // parseFlags parses and validates args; the usage text goes to usageOut for
 // -h only.
-func parseFlags(args []string, usageOut io.Writer) (goappslim.Config, error) {
-	var c goappslim.Config
-	fs := flag.NewFlagSet("goappslim", flag.ContinueOnError)
+func parseFlags(args []string, usageOut io.Writer) (goappfork.Config, error) {
+	var c goappfork.Config
+	fs := flag.NewFlagSet("goappfork", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // we print our own one-line errors
 	fs.StringVar(&c.GoMod, "gomod", "go.mod", "the main module's go.mod (go.sum beside it)")
 	fs.StringVar(&c.Src, "src", "", "go-app's module directory (default: the module cache's)")
@@ -53,14 +53,14 @@ func parseFlags(args []string, usageOut io.Writer) (goappslim.Config, error) {
 	fs.StringVar(&c.ModFile, "modfile", "build/wasm.mod", "modfile to write for the wasm build (and its .sum)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(usageOut, "usage: goappslim [flags]")
+			fmt.Fprintln(usageOut, "usage: goappfork [flags]")
 			fs.SetOutput(usageOut)
 			fs.PrintDefaults()
 		}
-		return goappslim.Config{}, err
+		return goappfork.Config{}, err
 	}
 	if fs.NArg() > 0 {
-		return goappslim.Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return goappfork.Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	return c, c.Validate()
 }

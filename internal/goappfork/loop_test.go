@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"crypto/sha256"
@@ -37,7 +37,7 @@ func verifyOriginals(src string) error {
 			return fmt.Errorf("%s is not go-app %s: %v", src, Version, err)
 		}
 		if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != originals[rel] {
-			return fmt.Errorf("%s in %s differs from go-app %s's: check internal/goappslim's edits against it", rel, src, Version)
+			return fmt.Errorf("%s in %s differs from go-app %s's: check internal/goappfork's edits against it", rel, src, Version)
 		}
 	}
 	return nil

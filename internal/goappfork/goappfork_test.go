@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"maps"
@@ -99,7 +99,7 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 	mod, err := os.ReadFile(c.ModFile)
 	require.NoError(t, err)
 	assert.Equal(t, string(firstMod), string(mod))
-	leftovers, err := filepath.Glob(filepath.Join(filepath.Dir(c.Out), ".goappslim-*"))
+	leftovers, err := filepath.Glob(filepath.Join(filepath.Dir(c.Out), ".goappfork-*"))
 	require.NoError(t, err)
 	assert.Empty(t, leftovers)
 }
@@ -138,7 +138,7 @@ func TestRefusesTamperedSource(t *testing.T) {
 func TestRefusesOtherGoApp(t *testing.T) {
 	tests := []struct{ name, gomod, wantErr string }{
 		{"newer version", "module m\n\ngo 1.26\n\nrequire " + ModulePath + " v10.1.12\n",
-			"requires " + ModulePath + " v10.1.12, but goappslim was written for v10.1.11"},
+			"requires " + ModulePath + " v10.1.12, but goappfork was written for v10.1.11"},
 		{"older version", "module m\n\ngo 1.26\n\nrequire " + ModulePath + " v10.0.0\n",
 			"requires " + ModulePath + " v10.0.0, but"},
 		{"not required", "module m\n\ngo 1.26\n", "does not require " + ModulePath},
