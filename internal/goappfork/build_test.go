@@ -12,21 +12,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The point of the copy: the wasm stops linking the server half, the uuid
-// module, crypto, math/big, regexp and encoding/json. The pristine list must hold each, or
-// this test could not fail.
-func TestSlimWasmDropsWhatTheUIDoesNotUse(t *testing.T) {
-	c := slim(t)
+// With every edit, the wasm links none of what the edits keep out (the
+// pristine module links each, or this test could not fail), no crypto
+// package at all, and still builds.
+func TestTheCopyLinksNoneOfWhatTheEditsKeepOut(t *testing.T) {
+	c := forkCopy(t)
 	pristine := goList(t)
-	slimDeps := goList(t, "-modfile", c.ModFile)
-	assert.True(t, slices.Contains(slimDeps, ModulePath+"/pkg/app"), "the slim wasm still links go-app")
-	for _, pkg := range []string{"net/http", "crypto/tls", "crypto/x509", "github.com/google/uuid",
-		"crypto/rand", "crypto/aes", "crypto/cipher", "crypto/sha1", "crypto/md5", "math/big", "regexp", "encoding/json"} {
-		assert.True(t, slices.Contains(pristine, pkg), "the pristine module links %s", pkg)
-		assert.False(t, slices.Contains(slimDeps, pkg), "the slim wasm links %s", pkg)
+	deps := goList(t, "-modfile", c.ModFile)
+	assert.Contains(t, deps, ModulePath+"/pkg/app", "the wasm still links go-app")
+	for _, e := range Edits {
+		for _, pkg := range e.keepsOut {
+			assert.Contains(t, pristine, pkg, "the pristine module links it")
+			assert.NotContains(t, deps, pkg, "edit %s", e.Name)
+		}
 	}
-	for _, pkg := range slimDeps {
-		assert.False(t, strings.HasPrefix(pkg, "crypto"), "the slim wasm links %s", pkg)
+	for _, pkg := range deps {
+		assert.False(t, strings.HasPrefix(pkg, "crypto"), "the wasm links %s", pkg)
 	}
 
 	cmd := exec.Command("go", "build", "-modfile", c.ModFile, "-trimpath", "-o", filepath.Join(t.TempDir(), "app.wasm"), "./wasm")
@@ -36,12 +37,28 @@ func TestSlimWasmDropsWhatTheUIDoesNotUse(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 }
 
-// Every go-app package the wasm imports must be in packages, or the slim
-// copy would lack it.
+// Each edit that keeps packages out is what keeps them out: without it,
+// they are linked again.
+func TestEachEditKeepsItsPackagesOut(t *testing.T) {
+	for _, e := range Edits {
+		if len(e.keepsOut) == 0 {
+			continue
+		}
+		t.Run(e.Name, func(t *testing.T) {
+			deps := goList(t, "-modfile", forkCopy(t, e.Name).ModFile)
+			for _, pkg := range e.keepsOut {
+				assert.Contains(t, deps, pkg, "without edit %s", e.Name)
+			}
+		})
+	}
+}
+
+// Every go-app package the wasm imports must be in packages, or the copy
+// would lack it.
 func TestPackagesCoverTheApp(t *testing.T) {
 	for _, pkg := range goList(t) {
 		if rel, ok := strings.CutPrefix(pkg, ModulePath+"/"); ok {
-			assert.Contains(t, packages, rel)
+			assert.True(t, slices.Contains(packages, rel), "the wasm imports %s", pkg)
 		}
 	}
 }

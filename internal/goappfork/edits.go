@@ -1,124 +1,139 @@
 package goappfork
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
-// replacement is one textual edit of a pinned file: old must occur exactly
-// once (the file's SHA-256 is pinned too, so it always does for v10.1.11).
-type replacement struct{ old, new string }
+// An Edit is one divergence from go-app: what it changes, why, what it
+// buys and the tests that fail without it. It changes either the copy of
+// go-app that the wasm links (Run) or a script go-app writes for the site
+// (EditScript). TestEveryEditIsAccountedFor checks that each has a reason,
+// a figure and tests that exist.
+type Edit struct {
+	Name   string   // what -without, the docs and the tests call it
+	Reason string   // why go-app's way does not suit the playground
+	Buys   string   // what it buys, measured, and how
+	Tests  []string // tests that fail without it
 
-// replacements keep four client features the playground does not use out
-// of the wasm, each with what it alone linked (brotli sizes from the README):
-//
-//   - uuid.NewString (DeviceID, the broadcast-state store id) linked the
-//     uuid module and, through it, crypto/rand, math/big, md5 and sha1;
-//     newUUID (slim.go.txt) makes the same random UUID from the browser's
-//     crypto.getRandomValues, the source crypto/rand reads in a browser.
-//
-//   - regexp routes (RouteWithRegexp) linked regexp: the router matches its
-//     list on every navigation, empty or not. The copy's routes panic on
-//     registration; the playground registers plain routes only.
-//
-//   - encryption (Context.Encrypt/Decrypt, State.PersistWithEncryption)
-//     linked crypto/aes, crypto/cipher and crypto/rand; crypto.go is left
-//     out and slim.go.txt's encrypt/decrypt return an error.
-//
-//   - encoding/json (web storage, persisted and broadcast states,
-//     notifications, the Handler's internal URLs, and the errors' text) and
-//     the reflect code only it kept: about 650 KB raw, 100 KB brotli once
-//     the playground's own JSON went to internal/jsonlite. The client files
-//     import nojson.go.txt's stand-in instead, whose calls are errors, and
-//     pkg/errors writes an error as text (errors_slim.go.txt) where it
-//     wrote JSON.
-//
-// TestUIUsesNoneOfTheRemovedFeatures keeps the playground off them.
-//
-// One edit changes when, not what: go-app's loop renders the components a
-// dispatch marked on a 120 Hz ticker that it starts on the first dispatch,
-// so every click waited 8.3 ms (and then the next vsync) before its render
-// began. The copy renders as soon as the dispatch queue is empty, which is
-// still after the handler and still on go-app's loop, but inside the event's
-// own task; a burst of dispatches still makes one frame, and a render whose
-// deferred work dispatches again gets one more render at once and then
-// waits for the ticker, so it cannot spin (renderGate, slim.go.txt). The
-// guard was the ticker's 8.3 ms at first, then any dispatch within a
-// millisecond of the last frame: a click in the frame right after the
-// page's own after-paint render (web/lateviews.go) waited for the ticker,
-// which a loaded CI machine saw, and so did the second of two clicks in one
-// script, behind an empty frame that followed the first one's render (an
-// empty frame is no render to the gate now). TestAClickRendersBeforeItReturns,
-// TestAClickRightAfterARenderRendersAtOnce and (in the copy)
-// TestKvleakRenderGate hold it.
-//
-// One finds the link a click landed in with one closest("a") call
-// (closestLink, slim.go.txt), where go-app's page-wide click handler walked from the
-// target up to the body, reading each element's tagName and parentElement:
-// two calls into JavaScript a level, a string decoded at each, on every
-// click of the page (about 0.35 ms of a Step's 6 ms of Go in a warm
-// page's profile). What it does with the link is go-app's, unchanged.
-//
-// And one reads window.document once (slim.go.txt's document) where go-app
-// read it again for every element and text node it created: a call into
-// JavaScript and a js.Value with a finalizer each, about 1,500 of them to
-// mount the page.
-var replacements = map[string][]replacement{
-	"pkg/app/js_wasm.go": {
-		{`element = w.Get("document").Call("createElement", tag)`, `element = document().Call("createElement", tag)`},
-		{`element = w.Get("document").Call("createElementNS", xmlns, tag)`, `element = document().Call("createElementNS", xmlns, tag)`},
-		{`return w.Get("document").Call("createTextNode", v)`, `return document().Call("createTextNode", v)`},
+	replace  map[string][]replacement // exact edits of go-app's files, by path
+	notWasm  []string                 // go-app files built for !wasm only
+	omit     []string                 // go-app files left out
+	add      []string                 // files the copy adds (add/PATH.txt)
+	keepsOut []string                 // packages the wasm links without the edit, not with it
+
+	scripts map[string][]replacement // edits of the scripts go-app writes (AppJS, WorkerJS); wasmURL in them stands for app.wasm's
+}
+
+// Edits are every divergence from go-app, the copy's first.
+var Edits = []Edit{serverHalf, noUUID, regexpRoutes, encryption, noJSON, renderAtOnce, closestLink,
+	swWarning, wasmCompile, workerAnyQuery}
+
+// The copy's edits that keep code out of the wasm. The playground uses none
+// of the features they take out: TestUIUsesNoneOfTheRemovedFeatures.
+
+var serverHalf = Edit{
+	Name:   "server-half",
+	Reason: "pkg/app keeps go-app's server Handler beside the client, so every go-app wasm links net/http, TLS and x509",
+	Buys:   "413,635 B of brotli app.wasm: net/http, crypto/tls and x509 (make fork-sizes, 3 Dec 2026)",
+	Tests:  []string{"TestEachEditKeepsItsPackagesOut", "TestClientHelpersAreVerbatim"},
+
+	notWasm:  []string{"pkg/app/http.go", "pkg/app/resource.go"},
+	omit:     []string{"pkg/app/wasm.go"}, // only a GenerateStaticWebsite stub that needs Handler
+	add:      []string{"pkg/app/client_wasm.go"},
+	keepsOut: []string{"net/http", "crypto/tls", "crypto/x509"},
+}
+
+var noUUID = Edit{
+	Name:   "uuid",
+	Reason: "DeviceID and the broadcast-state store id called uuid.NewString, which links crypto/rand, md5 and sha1; the copy makes the same UUID from crypto.getRandomValues, crypto/rand's source in a browser",
+	Buys:   "57,323 B of brotli app.wasm (make fork-sizes, 3 Dec 2026)",
+	Tests:  []string{"TestEachEditKeepsItsPackagesOut", "TestKvleakFormatUUID"},
+
+	replace: map[string][]replacement{
+		"pkg/app/context.go": {{"\t\"github.com/google/uuid\"\n", ""}, {"id = uuid.NewString()", "id = newUUID()"}},
+		"pkg/app/state.go":   {{"\t\"github.com/google/uuid\"\n", ""}, {"m.broadcastStoreID = uuid.NewString()", "m.broadcastStoreID = newUUID()"}},
 	},
-	"pkg/app/browser.go": {
-		{`for target := event.Get("target"); target.Truthy(); target = target.Get("parentElement") {`,
-			`for target := closestLink(event.Get("target")); target.Truthy(); target = Null() {`},
-	},
-	"pkg/app/engine.go": {
-		{engineLoop, slimEngineLoop},
-		noJSON,
-	},
-	"pkg/app/context.go": {
-		{"\t\"github.com/google/uuid\"\n", ""},
-		{"id = uuid.NewString()", "id = newUUID()"},
-		noJSON,
-	},
-	"pkg/app/state.go": {
-		{"\t\"github.com/google/uuid\"\n", ""},
-		{"m.broadcastStoreID = uuid.NewString()", "m.broadcastStoreID = newUUID()"},
-		noJSON,
-	},
-	"pkg/app/storage.go":      {noJSON},
-	"pkg/app/notification.go": {noJSON},
-	"pkg/app/strings.go":      {noJSON},
-	"pkg/errors/errors.go": {
-		{"\t\"encoding/json\"\n", ""},
-		{"Encoder = json.Marshal\n", "Encoder = encodeText\n"},
-		{"Encoder = func(v any) ([]byte, error) {\n\t\treturn json.MarshalIndent(v, \"\", \"  \")\n\t}", "Encoder = encodeText"},
-	},
-	"pkg/app/route.go": {
+	add:      []string{"pkg/app/kvleak_uuid.go"},
+	keepsOut: []string{"github.com/google/uuid", "crypto/md5", "crypto/sha1", "crypto/rand"},
+}
+
+var regexpRoutes = Edit{
+	Name:   "regexp-routes",
+	Reason: "the router matches its list of RouteWithRegexp routes on every navigation, empty or not, so regexp is linked; the copy's regexp routes panic on registration",
+	Buys:   "12,896 B of brotli app.wasm (make fork-sizes, 3 Dec 2026)",
+	Tests:  []string{"TestEachEditKeepsItsPackagesOut"},
+
+	replace: map[string][]replacement{"pkg/app/route.go": {
 		{"import (\n\t\"regexp\"\n\t\"sync\"\n)", "import \"sync\""},
 		{"regexp:       regexp.MustCompile(pattern),", "regexp:       compileRoute(pattern),"},
 		{"regexp       *regexp.Regexp", "regexp       *routeRegexp"},
+	}},
+	add:      []string{"pkg/app/kvleak_routes.go"},
+	keepsOut: []string{"regexp"},
+}
+
+var encryption = Edit{
+	Name:   "encryption",
+	Reason: "Context.Encrypt/Decrypt and State.PersistWithEncryption link AES-GCM; the copy's return an error",
+	Buys:   "53,559 B of brotli app.wasm (make fork-sizes, 3 Dec 2026)",
+	Tests:  []string{"TestEachEditKeepsItsPackagesOut"},
+
+	omit:     []string{"pkg/app/crypto.go"},
+	add:      []string{"pkg/app/kvleak_crypto.go"},
+	keepsOut: []string{"crypto/aes", "crypto/cipher"},
+}
+
+// jsonImport points a client file's encoding/json import at the stand-in.
+var jsonImport = replacement{"\t\"encoding/json\"\n", "\tjson \"" + ModulePath + "/pkg/internal/nojson\"\n"}
+
+var noJSON = Edit{
+	Name:   "no-json",
+	Reason: "web storage, persisted and broadcast states, notifications, internal URLs and pkg/errors' text use encoding/json; the copy's calls are errors and an error is written as text",
+	Buys:   "78,567 B of brotli app.wasm (make fork-sizes, 3 Dec 2026)",
+	Tests:  []string{"TestEachEditKeepsItsPackagesOut", "TestKvleakStorageRefusesJSON", "TestKvleakErrorsAsText"},
+
+	replace: map[string][]replacement{
+		"pkg/app/engine.go":       {jsonImport},
+		"pkg/app/context.go":      {jsonImport},
+		"pkg/app/state.go":        {jsonImport},
+		"pkg/app/storage.go":      {jsonImport},
+		"pkg/app/notification.go": {jsonImport},
+		"pkg/app/strings.go":      {jsonImport},
+		"pkg/errors/errors.go": {
+			{"\t\"encoding/json\"\n", ""},
+			{"Encoder = json.Marshal\n", "Encoder = encodeText\n"},
+			{"Encoder = func(v any) ([]byte, error) {\n\t\treturn json.MarshalIndent(v, \"\", \"  \")\n\t}", "Encoder = encodeText"},
+		},
 	},
+	add:      []string{"pkg/internal/nojson/nojson.go", "pkg/errors/kvleak_text.go"},
+	keepsOut: []string{"encoding/json"},
 }
 
-// noJSON points a client file's encoding/json import at the stand-in.
-var noJSON = replacement{"\t\"encoding/json\"\n", "\tjson \"" + ModulePath + "/pkg/internal/nojson\"\n"}
+// The copy's edits that change when or how go-app does its work.
 
-// replace applies rel's replacements to data.
-func replace(rel string, data []byte) ([]byte, error) {
-	s := string(data)
-	for _, r := range replacements[rel] {
-		if n := strings.Count(s, r.old); n != 1 {
-			return nil, fmt.Errorf("%s: %q occurs %d times, not once: check internal/goappfork's edits", rel, r.old, n)
-		}
-		s = strings.Replace(s, r.old, r.new, 1)
-	}
-	return []byte(s), nil
+var renderAtOnce = Edit{
+	Name:   "render-at-once",
+	Reason: "go-app's loop renders a dispatch on a 120 Hz ticker it starts on the first dispatch, so every click's render waited 8.3 ms and left the click's task; the copy renders when the queue drains, gated so that it cannot spin",
+	Buys:   "a click's render in the click's own task, 8.3 ms sooner and before the next paint: pristine go-app's landed 25-35 ms after the click (performance log, 1 Dec; not measured again); costs 4,125 B of brotli app.wasm",
+	Tests:  []string{"TestAClickRendersBeforeItReturns", "TestAClickRightAfterARenderRendersAtOnce", "TestKvleakRenderGate", "TestKvleakEmptyFrameHasNoWork"},
+
+	replace: map[string][]replacement{"pkg/app/engine.go": {{engineLoop, forkEngineLoop}}},
+	add:     []string{"pkg/app/kvleak_loop.go"},
 }
 
-// engineLoop is go-app's frame scheduling in engineX.Start; slimEngineLoop
-// renders when the queue drains (see replacements).
+var closestLink = Edit{
+	Name:   "closest-link",
+	Reason: "go-app's page-wide click handler walks from every click's target up to the body, two calls into JavaScript a level; the copy asks closest(\"a\") once",
+	Buys:   "about 0.35 ms of a warm Step's 6 ms of Go, in a CPU profile (performance log, 2 Dec; not measured again); costs 2,763 B of brotli app.wasm",
+	Tests:  []string{"TestKvleakClosestLinkIsOneCall", "TestALinkOfThePageIsNavigatedInPlace"},
+
+	replace: map[string][]replacement{"pkg/app/browser.go": {{
+		`for target := event.Get("target"); target.Truthy(); target = target.Get("parentElement") {`,
+		`for target := closestLink(event.Get("target")); target.Truthy(); target = Null() {`,
+	}}},
+	add: []string{"pkg/app/kvleak_click.go"},
+}
+
+// engineLoop is go-app's frame scheduling in engineX.Start; forkEngineLoop
+// renders when the queue drains (renderGate, add/pkg/app/kvleak_loop.go).
 const engineLoop = `	for {
 		select {
 		case dispatch := <-e.dispatches:
@@ -134,8 +149,8 @@ const engineLoop = `	for {
 			currentFrameDuration = iddleFrameDuration
 `
 
-const slimEngineLoop = `	// A dispatch that leaves the queue empty renders at once, when the
-	// gate lets it (renderGate, kvleak's slim.go.txt).
+const forkEngineLoop = `	// A dispatch that leaves the queue empty renders at once, when the
+	// gate lets it (renderGate, kvleak_loop.go).
 	var gate renderGate
 	frame := func() {
 		start, work := time.Now(), e.frameHasWork()
@@ -160,3 +175,38 @@ const slimEngineLoop = `	// A dispatch that leaves the queue empty renders at on
 		case <-frames.C:
 			frame()
 `
+
+// The edits of the scripts go-app writes (scripts.go).
+
+var swWarning = Edit{
+	Name:   "sw-warning",
+	Reason: "in a frame on another site with its site data blocked the service worker cannot register, which is expected (the page runs, only not offline), but app.js reports it as a console error",
+	Buys:   "no console error in an embed whose site data is blocked, where the page runs as it should (1 error to 0)",
+	Tests:  []string{"TestEmbedExampleCrossSite"},
+
+	scripts: map[string][]replacement{AppJS: {{swFailure, strings.Replace(swFailure, "console.error", "console.warn", 1)}}},
+}
+
+var wasmCompile = Edit{
+	Name:   "wasm-compile",
+	Reason: "app.js's fetchWithProgress re-queues the wasm chunk by chunk on the main thread and repaints the loader's percentage every frame, and compiles only once the page is parsed; the edited app.js instantiates the module the head's script began compiling (sitegen's preload.go)",
+	Buys:   "interactive on loopback 1,846 to 1,476 ms with the still loader logo, then, with the head's script, compile asked for at 392 to 129 ms and interactive 1,335 to 1,144 ms (performance log, 1 and 3 Dec; not measured again)",
+	Tests:  []string{"TestTheLoaderIsStillWhileTheWasmLoads", "TestTheWasmCompilesWhileThePageIsParsed"},
+
+	scripts: map[string][]replacement{AppJS: {{`    const wasm = await instantiateStreaming(
+      fetchWithProgress(` + wasmURL + `, showProgress),
+      go.importObject
+    );
+`, `    const module = await (window.kvleakWasm || WebAssembly.compileStreaming(fetch(` + wasmURL + `)));
+    const wasm = { instance: await WebAssembly.instantiate(module, go.importObject) };
+`}}},
+}
+
+var workerAnyQuery = Edit{
+	Name:   "worker-any-query",
+	Reason: "every permalink is a query on the same page, but go-app's service worker answers a navigation from its cache only for the exact URL it cached",
+	Buys:   "a permalink opens offline: without it a link with any query misses the cache",
+	Tests:  []string{"TestOfflineAfterFirstVisit", "TestMegabyteLink"},
+
+	scripts: map[string][]replacement{WorkerJS: {{"caches.match(request)", `caches.match(request, {ignoreSearch: request.mode === "navigate"})`}}},
+}

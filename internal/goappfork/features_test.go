@@ -13,9 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// removedFeatures are the go-app APIs that the copy's stand-ins (slim.go.txt,
-// nojson.go.txt) turn into errors or panics; the playground must not call
-// them (InternalURLs: the site's Handler must not set them).
+// removedFeatures are the go-app APIs that the copy's stand-ins (edits
+// uuid, regexp-routes, encryption and no-json) turn into errors or panics;
+// the playground must not call them (InternalURLs: the site's Handler must
+// not set them).
 var removedFeatures = []string{"RouteWithRegexp", "Encrypt", "Decrypt", "PersistWithEncryption", "Persist", "Broadcast",
 	"LocalStorage", "SessionStorage", "Notifications", "InternalURLs"}
 
@@ -58,85 +59,29 @@ func TestUIUsesNoneOfTheRemovedFeatures(t *testing.T) {
 	assert.Greater(t, files, 5, "the UI's files were read")
 }
 
-// newUUID's formatting, checked against the uuid module it replaces: the
-// test runs natively inside a slim copy, where slim.go is package app
-// (-trimpath: the copy's temp dir stays out of the build cache's keys).
-func TestFormatUUIDMatchesTheUUIDModule(t *testing.T) {
-	c := slim(t)
-	test := `package app
-
-import (
-	"testing"
-
-	"github.com/google/uuid"
-)
-
-func TestKvleakFormatUUID(t *testing.T) {
-	for _, b := range [][16]byte{{}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
-		{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}} {
-		s := formatUUID(b)
-		u, err := uuid.Parse(s)
-		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != s {
-			t.Errorf("formatUUID(%x) = %q: %v, version %d, variant %v", b, s, err, u.Version(), u.Variant())
+// The tests in testdata/copy run inside a copy, as part of go-app's
+// packages: each checks what an edit adds there, and fails to build
+// without it.
+func TestTheCopyPassesItsOwnTests(t *testing.T) {
+	tests := map[string]string{}
+	var names []string
+	root := filepath.Join("testdata", "copy")
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return err
 		}
-		// Only the version and variant bits differ from the input.
-		b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-		if uuid.UUID(b).String() != s {
-			t.Errorf("formatUUID(%x) = %q, want %q", b, s, uuid.UUID(b).String())
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
 		}
+		rel, _ := filepath.Rel(root, p)
+		tests[filepath.ToSlash(rel)] = string(src)
+		names = append(names, testFuncs(string(src))...)
+		return nil
+	}))
+	require.GreaterOrEqual(t, len(names), 6)
+	out := testInCopy(t, tests, "^TestKvleak", "./pkg/app", "./pkg/errors")
+	for _, name := range names {
+		assert.Contains(t, out, "--- PASS: "+name+" ", name)
 	}
-}
-`
-	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_uuid_test.go"), []byte(test), 0o644))
-	assert.Contains(t, goTestInCopy(t, c.Out, "^TestKvleakFormatUUID$", "./pkg/app"), "ok")
-}
-
-// In the copy, go-app's errors read as text (errors_slim.go.txt) and its
-// JSON-based storage is an error, not a silent no-op. The test runs
-// natively inside a slim copy, as TestFormatUUIDMatchesTheUUIDModule does.
-func TestTheCopyWritesErrorsAsTextAndRefusesJSONStorage(t *testing.T) {
-	c := slim(t)
-	errorsTest := `package errors
-
-import (
-	"io"
-	"strings"
-	"testing"
-)
-
-func TestKvleakErrorsAsText(t *testing.T) {
-	err := New("setting storage value failed").WithTag("key", "k").WithTag("at", 2).Wrap(io.EOF)
-	got := err.Error()
-	if !strings.HasPrefix(got, "setting storage value failed at=2 key=k (") || !strings.HasSuffix(got, "): EOF") {
-		t.Errorf("Error() = %q", got)
-	}
-	SetIndentEncoder()
-	if again := err.Error(); again != got {
-		t.Errorf("with the indent encoder: %q, want %q", again, got)
-	}
-}
-`
-	appTest := `package app
-
-import (
-	"strings"
-	"testing"
-)
-
-func TestKvleakStorageRefusesJSON(t *testing.T) {
-	s := newMemoryStorage()
-	if err := s.Set("k", 1); err == nil || !strings.Contains(err.Error(), "left out of this wasm build") {
-		t.Errorf("Set: %v", err)
-	}
-	var v int
-	s.data["k"] = []byte("1")
-	if err := s.Get("k", &v); err == nil {
-		t.Error("Get: no error")
-	}
-}
-`
-	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/errors/kvleak_text_test.go"), []byte(errorsTest), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_storage_test.go"), []byte(appTest), 0o644))
-	out := goTestInCopy(t, c.Out, "^TestKvleak", "./pkg/errors", "./pkg/app")
-	assert.Equal(t, 2, strings.Count(out, "ok "), "%s", out)
 }
