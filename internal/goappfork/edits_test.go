@@ -92,3 +92,12 @@ func TestHashesCoverTheEditedFiles(t *testing.T) {
 	assert.Contains(t, editedFiles(), scriptsSource)
 	assert.Contains(t, hashes, goModVersion(t), "go.mod's go-app has its row")
 }
+
+// docs/upgrading-go-app.md walks through every edit.
+func TestTheUpgradeDocNamesEveryEdit(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), upgradeDoc))
+	require.NoError(t, err)
+	for _, e := range Edits {
+		assert.Contains(t, string(doc), "`"+e.Name+"`", upgradeDoc)
+	}
+}
