@@ -14,27 +14,29 @@ BROTLI_Q    ?= 11
 # Real prerequisites, so `make site` only rebuilds what changed. gensite
 # prerenders pages with web/ and engine/, so they count for the site too.
 WASM_SRC := go.mod go.sum $(shell find engine web wasm -name '*.go' -not -name '*_test.go')
-GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -name '*.go' -not -name '*_test.go')
+GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress internal/goappfork -type f -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm wasm-size site serve test soak loadtest bench profile FORCE
+.PHONY: wasm wasm-size fork-sizes site serve test soak loadtest bench profile FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
 
-# The wasm links build/goapp-wasm, go-app without what the page does not
-# use (its server half and net/http first), through build/wasm.mod; go.mod
-# and native builds keep the pristine module. See docs/upgrading-go-app.md.
-# goappslim writes build/wasm.mod last, so it stands for the copy too.
-SLIM_SRC := $(shell find cmd/goappslim internal/goappslim -type f -not -name '*_test.go')
+# The wasm links build/goapp-wasm, kvleak's copy of go-app (without its
+# server half and unused features, rendering at once), through
+# build/wasm.mod; go.mod and native builds keep the pristine module. See
+# internal/goappfork and docs/upgrading-go-app.md. goappfork writes
+# build/wasm.mod last, so it stands for the copy too.
+FORK_SRC := $(shell find cmd/goappfork internal/goappfork -type f -not -name '*_test.go')
 
-build/wasm.mod: go.mod go.sum $(SLIM_SRC)
-	$(GO) run -trimpath ./cmd/goappslim -out build/goapp-wasm -modfile $@
+build/wasm.mod: go.mod go.sum $(FORK_SRC)
+	$(GO) run -trimpath ./cmd/goappfork -out build/goapp-wasm -modfile $@
 
 # Every wasm goes from the linker through cmd/wasmmerge, which writes its
 # tens of thousands of data segments as a few: the zeros between them cost
 # brotli almost nothing, their headers much more (internal/wasmdata).
-# $(call link,FLAGS) builds $@ that way.
+# $(call link,FLAGS) builds $@ that way, $(call link,FLAGS,MODFILE) with
+# another copy of go-app.
 MERGE_SRC := $(shell find cmd/wasmmerge internal/wasmdata internal/wasmbin -name '*.go' -not -name '*_test.go')
 #
 # The wasm is compiled without inlining, except in the runtime: the inline
@@ -47,7 +49,7 @@ build/wasm-flags: FORCE
 	@mkdir -p build
 	@echo "$(WASM_GCFLAGS)" | cmp -s - $@ || echo "$(WASM_GCFLAGS)" > $@
 define link
-GOOS=js GOARCH=wasm $(GO) build -modfile build/wasm.mod -trimpath $(WASM_GCFLAGS) $(1) -o $(@:.wasm=.linked.wasm) ./wasm
+GOOS=js GOARCH=wasm $(GO) build -modfile $(or $(2),build/wasm.mod) -trimpath $(WASM_GCFLAGS) $(1) -o $(@:.wasm=.linked.wasm) ./wasm
 $(GO) run -trimpath ./cmd/wasmmerge -in $(@:.wasm=.linked.wasm) -out $@
 endef
 
@@ -66,6 +68,19 @@ build/wasm-pkgs.txt: $(WASM_SRC) build/wasm.mod
 
 wasm-size: build/app.wasm build/app-names.wasm build/wasm-pkgs.txt
 	$(GO) run ./cmd/wasmsize -wasm build/app-names.wasm -shipped build/app.wasm -pkgs build/wasm-pkgs.txt -out build/wasm-size.txt
+
+# make fork-sizes: what each edit of go-app's copy buys in the shipped wasm:
+# app.wasm linked without it (build/without-EDIT.wasm), in brotli bytes
+# against app.wasm's. Several minutes: a link and a brotli pass an edit.
+FORK_WITHOUT = $(patsubst %,build/without-%.wasm,$(shell $(GO) run ./cmd/goappfork -names))
+.PRECIOUS: build/without-%.mod
+build/without-%.mod: go.mod go.sum $(FORK_SRC)
+	$(GO) run -trimpath ./cmd/goappfork -without $* -out build/goapp-without-$* -modfile $@
+build/without-%.wasm: $(WASM_SRC) build/without-%.mod $(MERGE_SRC) build/wasm-flags
+	$(call link,-ldflags="-s -w",build/without-$*.mod)
+fork-sizes: build/app.wasm
+	$(MAKE) $(FORK_WITHOUT)
+	$(GO) run ./cmd/goappfork -sizes build/app.wasm $(FORK_WITHOUT)
 
 # The browser tests' second site: the same app built with -tags testhooks
 # (web/hooks_testhooks.go: a panic trigger, render counts, a settle that
@@ -100,11 +115,17 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 
 # Browser tests skip without Chromium (they fail under CI); go test hides
 # skips without -v, so each one is noted in SKIP_LOG and counted at the end.
+#
+# web/ is tested against go.mod's go-app (go test ./..., as gensite
+# prerenders with it) and, first, against the copy the wasm links
+# (build/wasm.mod), natively: the copy builds for any GOOS. The GOOS=js vet
+# reads the copy too.
 SKIP_LOG := build/browser-skips.txt
-test: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js
+test: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js build/wasm.mod
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./web/... ./wasm/...
-	GOOS=js GOARCH=wasm $(GO) vet -tags testhooks ./web/...
+	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod ./web/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod -tags testhooks ./web/...
+	$(GO) test -modfile build/wasm.mod ./web/...
 	@rm -f $(SKIP_LOG)
 	@status=0; KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test -timeout 40m ./... || status=$$?; \
 	if [ -s $(SKIP_LOG) ]; then \

@@ -10,7 +10,7 @@ import (
 
 // The run too long for a link is kept in window.sessionStorage as the JSON
 // text model.Session.TabRun writes. go-app's SessionStorage would encode it
-// again with encoding/json, which the wasm leaves out (internal/goappslim).
+// again with encoding/json, which the wasm leaves out (internal/goappfork).
 
 // keepInTab stores data under model.TabKey. A browser that refuses (storage
 // full, or blocked) makes it an error, not a panic.

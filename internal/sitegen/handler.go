@@ -19,8 +19,8 @@ var meta = struct{ name, short, title, desc, bg, theme, loading string }{
 		"in your browser: watch a reused KV page carry one tenant's context into another's request.",
 	bg:    "#111827",
 	theme: "#1f2937",
-	// No {progress}: app.js streams the wasm straight to the compiler
-	// (appjs.go), so nothing counts the bytes.
+	// No {progress}: app.js hands the wasm straight to the compiler
+	// (goappfork's edit wasm-compile), so nothing counts the bytes.
 	loading: "Loading the playground…",
 }
 
@@ -56,20 +56,11 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 		Version:            version,
 		// The server may send app.wasm compressed, so Content-Length would be
 		// the compressed size. go-app's progress count needed it; the edited
-		// app.js no longer counts (appjs.go), but the length stays right.
-		WasmContentLength:     strconv.Itoa(wasmSize),
-		Resources:             resources(prefix),
-		ServiceWorkerTemplate: workerJS,
+		// app.js no longer counts (goappfork), but the length stays right.
+		WasmContentLength: strconv.Itoa(wasmSize),
+		Resources:         resources(prefix),
 	}
 }
-
-// workerJS is go-app's service worker, except that a page navigation is
-// answered from the cache whatever its query string: every permalink is a
-// query on the same page, and each must open offline too.
-var workerJS = strings.Replace(app.DefaultAppWorkerJS, workerMatch,
-	`caches.match(request, {ignoreSearch: request.mode === "navigate"})`, 1)
-
-const workerMatch = "caches.match(request)"
 
 // resources resolves URLs for a site hosted at prefix ("" = root).
 func resources(prefix string) app.ResourceResolver {

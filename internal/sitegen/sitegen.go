@@ -91,7 +91,7 @@ func build(dir string, c Config, wasm []byte, version string) error {
 	if err := scopeManifest(dir, c.Prefix); err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
-	if err := editAppJS(dir, appJSEdits(c.Prefix)); err != nil {
+	if err := editScripts(dir, c.Prefix); err != nil {
 		return err
 	}
 	if err := copyStatic(c.Static, dir); err != nil {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"kvleak/internal/goappfork"
 	"kvleak/internal/precompress"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,11 +68,11 @@ func TestVersion(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, domain, "domain changed")
 
-	edits := appJSEdits("")
-	edits[len(edits)-1].to += ";"
-	edited, err := version(fakeWasm, static, "", "", edits)
+	changes := goappfork.ScriptChanges("")
+	changes[len(changes)-1] += ";"
+	edited, err := version(fakeWasm, static, "", "", changes)
 	require.NoError(t, err)
-	assert.NotEqual(t, v1, edited, "an edit of app.js changed")
+	assert.NotEqual(t, v1, edited, "an edit of go-app's scripts changed")
 
 	require.NoError(t, os.WriteFile(filepath.Join(static, "app.css"), []byte("a{}"), 0o644))
 	css, err := Version(fakeWasm, static, "", "")
@@ -107,9 +107,11 @@ func TestGenerate(t *testing.T) {
 	assert.Contains(t, appJS, `"GOAPP_VERSION":"`+version+`"`)
 	assert.Contains(t, appJS, `goappWasmContentLength = "`+strconv.Itoa(len(fakeWasm))+`"`)
 	assert.Contains(t, appJS, `console.warn("goapp service worker registration failed: ", err)`)
-	assert.NotContains(t, appJS, swFailure)
+	assert.NotContains(t, appJS, `console.error("goapp service worker registration failed`)
 	assert.NotContains(t, appJS, `fetchWithProgress("`, "no JavaScript stream re-queues the wasm")
 	assert.Contains(t, appJS, "WebAssembly.instantiate(module, go.importObject)", "app.js instantiates a compiled module")
+	assert.Contains(t, read(t, filepath.Join(out, "app-worker.js")), `caches.match(request, {ignoreSearch: request.mode === "navigate"})`,
+		"the worker answers a permalink from its cache")
 
 	info, err := os.Stat(out)
 	require.NoError(t, err)
@@ -210,9 +212,4 @@ func TestNormalizePrefix(t *testing.T) {
 		_, err := NormalizePrefix(bad)
 		assert.Error(t, err, bad)
 	}
-}
-
-func TestWorkerServesPermalinksOffline(t *testing.T) {
-	assert.Equal(t, 1, strings.Count(app.DefaultAppWorkerJS, workerMatch), "go-app's worker changed: revisit workerJS")
-	assert.Contains(t, workerJS, `ignoreSearch: request.mode === "navigate"`)
 }

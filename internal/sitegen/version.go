@@ -8,23 +8,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"kvleak/internal/goappfork"
 )
 
 // Version is a content hash of everything that ends up in the site: the
 // wasm, every static file (path and bytes), the prefix, the domain, the
-// page metadata, the edits of go-app's app.js and the wasm tags of the
+// page metadata, the edits of go-app's scripts and the wasm tags of the
 // head (preload.go). go-app treats a new version as an update, so a
 // rebuild with no change must give the same one (a timestamp would nag
 // users needlessly).
 func Version(wasm []byte, staticDir, prefix, domain string) (string, error) {
-	return version(wasm, staticDir, prefix, domain, appJSEdits(prefix))
+	return version(wasm, staticDir, prefix, domain, goappfork.ScriptChanges(prefix))
 }
 
-func version(wasm []byte, staticDir, prefix, domain string, edits []appJSEdit) (string, error) {
+func version(wasm []byte, staticDir, prefix, domain string, scriptChanges []string) (string, error) {
 	h := sha256.New()
-	for _, e := range edits {
-		field(h, []byte(e.from))
-		field(h, []byte(e.to))
+	for _, text := range scriptChanges {
+		field(h, []byte(text))
 	}
 	for _, tag := range wasmHead(prefix) {
 		field(h, []byte(tag))

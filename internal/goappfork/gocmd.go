@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"encoding/json"
@@ -8,43 +8,40 @@ import (
 	"strings"
 )
 
-// checkRequirement refuses a go.mod that does not require exactly the go-app
-// this package was written for, or that already replaces it. `go mod edit
-// -json` parses go.mod offline, with the go command's own parser.
-func checkRequirement(gomod string) error {
+// requiredVersion is the go-app release gomod requires. A go.mod that
+// already replaces go-app is refused: the copy is made of the pristine
+// module. `go mod edit -json` parses go.mod offline, with the go command's
+// own parser.
+func requiredVersion(gomod string) (string, error) {
 	var m struct {
 		Require []struct{ Path, Version string }
 		Replace []struct{ Old struct{ Path string } }
 	}
 	if err := goJSON("", &m, "mod", "edit", "-json", gomod); err != nil {
-		return err
+		return "", err
 	}
 	for _, r := range m.Replace {
 		if r.Old.Path == ModulePath {
-			return fmt.Errorf("%s already replaces %s; goappslim slims the pristine module only", gomod, ModulePath)
+			return "", fmt.Errorf("%s already replaces %s; goappfork copies the pristine module only", gomod, ModulePath)
 		}
 	}
 	for _, r := range m.Require {
-		if r.Path != ModulePath {
-			continue
+		if r.Path == ModulePath {
+			return r.Version, nil
 		}
-		if r.Version != Version {
-			return fmt.Errorf("%s requires %s %s, but goappslim was written for %s: check internal/goappslim against the new version", gomod, ModulePath, r.Version, Version)
-		}
-		return nil
 	}
-	return fmt.Errorf("%s does not require %s", gomod, ModulePath)
+	return "", fmt.Errorf("%s does not require %s", gomod, ModulePath)
 }
 
 // moduleDir returns go-app's directory in the module cache, downloading it
 // (checked against go.sum) if needed.
-func moduleDir(root string) (string, error) {
+func moduleDir(root, version string) (string, error) {
 	var m struct{ Dir string }
-	if err := goJSON(root, &m, "mod", "download", "-json", ModulePath+"@"+Version); err != nil {
+	if err := goJSON(root, &m, "mod", "download", "-json", ModulePath+"@"+version); err != nil {
 		return "", err
 	}
 	if m.Dir == "" {
-		return "", fmt.Errorf("go mod download gave no directory for %s@%s", ModulePath, Version)
+		return "", fmt.Errorf("go mod download gave no directory for %s@%s", ModulePath, version)
 	}
 	return m.Dir, nil
 }

@@ -1,29 +1,14 @@
-package goappslim
-
-import (
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-)
-
-// The copy's loop renders a click at once unless the render before it was
-// itself one right after another (renderGate, slim.go.txt): so a render
-// that dispatches again cannot spin, and a click right after the page's own
-// render is not held for the ticker. An empty frame is no render. The test
-// runs natively inside a slim copy, as TestFormatUUIDMatchesTheUUIDModule
-// does.
-func TestTheCopysLoopRendersAtOnceAndCannotSpin(t *testing.T) {
-	c := slim(t)
-	test := `package app
+package app
 
 import (
 	"testing"
 	"time"
 )
 
+// Edit render-at-once: a click renders at once unless the render before it
+// was itself one right after another, so a render that dispatches again
+// cannot spin, and a click right after the page's own render is not held
+// for the ticker.
 func TestKvleakRenderGate(t *testing.T) {
 	t0 := time.Now()
 	at := func(us int) time.Time { return t0.Add(time.Duration(us) * time.Microsecond) }
@@ -48,6 +33,7 @@ func TestKvleakRenderGate(t *testing.T) {
 	}
 }
 
+// Edit render-at-once: an empty frame is no render to the gate.
 func TestKvleakEmptyFrameHasNoWork(t *testing.T) {
 	e := &engineX{defers: make(chan func(), 1)}
 	if e.frameHasWork() {
@@ -66,10 +52,4 @@ func TestKvleakEmptyFrameHasNoWork(t *testing.T) {
 	if !e.frameHasWork() {
 		t.Error("a component marked for update is no work")
 	}
-}
-`
-	require.NoError(t, os.WriteFile(filepath.Join(c.Out, "pkg/app/kvleak_loop_test.go"), []byte(test), 0o644))
-	out := goTestInCopy(t, c.Out, "^TestKvleak(RenderGate|EmptyFrameHasNoWork)$", "-v", "./pkg/app")
-	assert.Contains(t, out, "--- PASS: TestKvleakRenderGate")
-	assert.Contains(t, out, "--- PASS: TestKvleakEmptyFrameHasNoWork")
 }

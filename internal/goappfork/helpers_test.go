@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,23 +22,33 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// slim runs the tool on the real go.mod and module cache into a temp dir.
-func slim(t *testing.T) Config {
+// forkCopy runs Run on the real go.mod and module cache into a temp dir,
+// leaving out the edits named in without.
+func forkCopy(t *testing.T, without ...string) Config {
 	t.Helper()
 	dir := t.TempDir()
 	c := Config{
 		GoMod:   filepath.Join(repoRoot(t), "go.mod"),
 		Out:     filepath.Join(dir, "goapp-wasm"),
 		ModFile: filepath.Join(dir, "wasm.mod"),
+		Without: without,
 	}
 	require.NoError(t, Run(c))
 	return c
 }
 
+// goModVersion is the go-app release go.mod requires.
+func goModVersion(t *testing.T) string {
+	t.Helper()
+	v, err := requiredVersion(filepath.Join(repoRoot(t), "go.mod"))
+	require.NoError(t, err)
+	return v
+}
+
 // realSrc is go-app's pristine directory in the module cache.
 func realSrc(t *testing.T) string {
 	t.Helper()
-	dir, err := moduleDir(repoRoot(t))
+	dir, err := moduleDir(repoRoot(t), goModVersion(t))
 	require.NoError(t, err)
 	return dir
 }
@@ -86,15 +97,33 @@ func goList(t *testing.T, flags ...string) []string {
 	return strings.Fields(string(out))
 }
 
-// goTestInCopy runs `go test -run run pkgs` natively inside the slim copy
-// at dir, offline (-trimpath: the copy's temp dir stays out of the build
-// cache's keys), and returns its output; a failure fails t.
-func goTestInCopy(t *testing.T, dir, run string, pkgs ...string) string {
+// testInCopy writes tests (file name in the copy → source) into a fresh
+// copy and runs `go test -v -run run pkgs` there, natively and offline
+// (-trimpath: the copy's temp dir stays out of the build cache's keys). It
+// returns the output; a failure fails t. The tests see the copy's
+// unexported names, as its own package.
+func testInCopy(t *testing.T, tests map[string]string, run string, pkgs ...string) string {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"test", "-trimpath", "-count=1", "-run", run}, pkgs...)...)
-	cmd.Dir = dir
+	c := forkCopy(t)
+	for rel, src := range tests {
+		require.NoError(t, os.WriteFile(filepath.Join(c.Out, filepath.FromSlash(rel)), []byte(src), 0o644))
+	}
+	cmd := exec.Command("go", append([]string{"test", "-trimpath", "-count=1", "-v", "-run", run}, pkgs...)...)
+	cmd.Dir = c.Out
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	return string(out)
+}
+
+// testFunc matches a test function's declaration.
+var testFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(t \*testing\.T\)`)
+
+// testFuncs are the names of the test functions declared in src.
+func testFuncs(src string) []string {
+	var names []string
+	for _, m := range testFunc.FindAllStringSubmatch(src, -1) {
+		names = append(names, m[1])
+	}
+	return names
 }

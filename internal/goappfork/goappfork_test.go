@@ -1,7 +1,6 @@
-package goappslim
+package goappfork
 
 import (
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,43 +11,52 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestSlimCopyShape(t *testing.T) {
-	c := slim(t)
+// The copy is go-app's files with the edits made, the files they add, and
+// nothing a build does not need; the modfile is go.mod plus a replace.
+func TestCopyShape(t *testing.T) {
+	c := forkCopy(t)
 	src := realSrc(t)
 	got := tree(t, c.Out)
 
-	for _, rel := range []string{"pkg/app/http.go", "pkg/app/resource.go"} {
+	for _, rel := range editedFiles() {
 		orig, err := os.ReadFile(filepath.Join(src, rel))
 		require.NoError(t, err)
-		copied, err := os.ReadFile(filepath.Join(c.Out, rel))
-		require.NoError(t, err)
-		assert.Equal(t, notWasm+string(orig), string(copied), "%s: constraint prepended, rest untouched", rel)
-	}
-	for rel := range replacements {
-		orig, err := os.ReadFile(filepath.Join(src, rel))
-		require.NoError(t, err)
-		copied, err := os.ReadFile(filepath.Join(c.Out, rel))
-		require.NoError(t, err)
-		want := string(orig)
-		for _, r := range replacements[rel] {
-			want = strings.Replace(want, r.old, r.new, 1)
+		want, keep := string(orig), true
+		for _, e := range Edits {
+			if slices.Contains(e.omit, rel) {
+				keep = false
+			}
+			if slices.Contains(e.notWasm, rel) {
+				want = notWasm + want
+			}
+			for _, r := range e.replace[rel] {
+				assert.NotEqual(t, r.old, r.new, "edit %s changes %s", e.Name, rel)
+				want = strings.Replace(want, r.old, r.new, 1)
+			}
 		}
-		assert.Equal(t, want, string(copied), "%s: only the replacements", rel)
-		assert.NotContains(t, string(copied), "uuid.", rel)
-		assert.NotContains(t, string(copied), `"regexp"`, rel)
-		assert.NotContains(t, string(copied), `"encoding/json"`, rel)
-	}
-	for rel, data := range added {
+		if !keep {
+			assert.NotContains(t, got, rel, "left out")
+			continue
+		}
 		copied, err := os.ReadFile(filepath.Join(c.Out, rel))
 		require.NoError(t, err)
-		assert.Equal(t, string(data), string(copied), "%s: as embedded", rel)
+		assert.Equal(t, want, string(copied), "%s: only the edits", rel)
+		for _, gone := range []string{"uuid.", `"regexp"`, `"encoding/json"`} {
+			if rel != "pkg/app/http.go" && rel != "pkg/app/resource.go" && rel != scriptsSource {
+				assert.NotContains(t, string(copied), gone, rel)
+			}
+		}
 	}
-	assert.NotContains(t, got, "pkg/app/wasm.go")
-	assert.NotContains(t, got, "pkg/app/crypto.go")
-	assert.Contains(t, got, "pkg/app/client_wasm.go")
-	assert.Contains(t, got, "pkg/app/slim.go")
+	for _, e := range Edits {
+		for _, rel := range e.add {
+			data, err := addedFile(rel)
+			require.NoError(t, err)
+			copied, err := os.ReadFile(filepath.Join(c.Out, rel))
+			require.NoError(t, err)
+			assert.Equal(t, string(data), string(copied), "%s: as embedded", rel)
+		}
+	}
 	assert.Contains(t, got, "pkg/app/app.go")
-	assert.Contains(t, got, "pkg/errors/errors.go")
 	assert.Contains(t, got, "LICENSE")
 	for rel := range got {
 		assert.False(t, strings.HasSuffix(rel, "_test.go"), "test file copied: %s", rel)
@@ -71,9 +79,30 @@ func TestSlimCopyShape(t *testing.T) {
 	assert.Equal(t, string(gosum), string(sum))
 }
 
-// The embedded helpers must stay verbatim copies of resource.go's.
+// A copy without an edit has go-app's file where the edit changed it and
+// none of the files the edit adds: how make fork-sizes measures it.
+func TestWithoutLeavesTheEditOut(t *testing.T) {
+	c := forkCopy(t, noUUID.Name, encryption.Name)
+	src := realSrc(t)
+	context, err := os.ReadFile(filepath.Join(c.Out, "pkg/app/context.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(context), "uuid.NewString()")
+	assert.NotContains(t, string(context), `"encoding/json"`, "the other edits are made")
+	assert.NoFileExists(t, filepath.Join(c.Out, "pkg/app/kvleak_uuid.go"))
+	assert.NoFileExists(t, filepath.Join(c.Out, "pkg/app/kvleak_crypto.go"))
+	crypto, err := os.ReadFile(filepath.Join(src, "pkg/app/crypto.go"))
+	require.NoError(t, err)
+	copied, err := os.ReadFile(filepath.Join(c.Out, "pkg/app/crypto.go"))
+	require.NoError(t, err)
+	assert.Equal(t, string(crypto), string(copied))
+}
+
+// The helpers the edit server-half adds must stay verbatim copies of
+// resource.go's.
 func TestClientHelpersAreVerbatim(t *testing.T) {
 	resource, err := os.ReadFile(filepath.Join(realSrc(t), "pkg/app/resource.go"))
+	require.NoError(t, err)
+	clientWasm, err := addedFile("pkg/app/client_wasm.go")
 	require.NoError(t, err)
 	_, body, ok := strings.Cut(string(clientWasm), "import \"strings\"\n")
 	require.True(t, ok)
@@ -88,7 +117,7 @@ func TestClientHelpersAreVerbatim(t *testing.T) {
 }
 
 func TestRunIsIdempotentAndDeterministic(t *testing.T) {
-	c := slim(t)
+	c := forkCopy(t)
 	first := tree(t, c.Out)
 	firstMod, err := os.ReadFile(c.ModFile)
 	require.NoError(t, err)
@@ -99,48 +128,48 @@ func TestRunIsIdempotentAndDeterministic(t *testing.T) {
 	mod, err := os.ReadFile(c.ModFile)
 	require.NoError(t, err)
 	assert.Equal(t, string(firstMod), string(mod))
-	leftovers, err := filepath.Glob(filepath.Join(filepath.Dir(c.Out), ".goappslim-*"))
+	leftovers, err := filepath.Glob(filepath.Join(filepath.Dir(c.Out), ".goappfork-*"))
 	require.NoError(t, err)
 	assert.Empty(t, leftovers)
 }
 
 func TestRefusesTamperedSource(t *testing.T) {
 	src := realSrc(t)
-	require.ElementsMatch(t, []string{"pkg/app/browser.go", "pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/http.go", "pkg/app/js_wasm.go",
-		"pkg/app/resource.go", "pkg/app/route.go", "pkg/app/state.go", "pkg/app/wasm.go",
-		"pkg/app/storage.go", "pkg/app/notification.go", "pkg/app/strings.go", "pkg/errors/errors.go"},
-		slices.Collect(maps.Keys(originals)), "the files whose sums are pinned")
-	for rel := range originals {
+	version := goModVersion(t)
+	for _, rel := range editedFiles() {
 		t.Run(rel, func(t *testing.T) {
 			tampered := copyDir(t, src)
 			name := filepath.Join(tampered, rel)
 			data, err := os.ReadFile(name)
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(name, append(data, "\n// upgraded\n"...), 0o644))
-			c := slim(t) // a good run first: the refusal must leave it alone
+			c := forkCopy(t) // a good run first: the refusal must leave it alone
 			before := tree(t, c.Out)
 
 			c.Src = tampered
 			err = Run(c)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), rel+" in "+tampered+" differs from go-app v10.1.11's")
+			assert.Contains(t, err.Error(), rel+" in "+tampered+" differs from go-app "+version+"'s")
+			assert.Contains(t, err.Error(), upgradeDoc)
 			assert.NotContains(t, err.Error(), "\n")
 			assert.Equal(t, before, tree(t, c.Out))
 		})
 	}
 	t.Run("untampered copy passes", func(t *testing.T) {
-		c := slim(t)
+		c := forkCopy(t)
 		c.Src = copyDir(t, src)
 		require.NoError(t, Run(c))
 	})
 }
 
+// A release without a row in hashes is refused with what to do; so is a
+// go.mod that does not require go-app from its module.
 func TestRefusesOtherGoApp(t *testing.T) {
 	tests := []struct{ name, gomod, wantErr string }{
 		{"newer version", "module m\n\ngo 1.26\n\nrequire " + ModulePath + " v10.1.12\n",
-			"requires " + ModulePath + " v10.1.12, but goappslim was written for v10.1.11"},
+			"requires " + ModulePath + " v10.1.12, which internal/goappfork's edits were not checked against (known: v10.1.11): see " + upgradeDoc},
 		{"older version", "module m\n\ngo 1.26\n\nrequire " + ModulePath + " v10.0.0\n",
-			"requires " + ModulePath + " v10.0.0, but"},
+			"requires " + ModulePath + " v10.0.0, which"},
 		{"not required", "module m\n\ngo 1.26\n", "does not require " + ModulePath},
 		{"already replaced", "module m\n\ngo 1.26\n\nrequire " + ModulePath + " v10.1.11\n\nreplace " + ModulePath + " => ./x\n",
 			"already replaces " + ModulePath},
@@ -162,8 +191,20 @@ func TestRefusesOtherGoApp(t *testing.T) {
 	}
 }
 
+// The row -hashes prints for go.mod's release is its row in hashes.
+func TestHashRow(t *testing.T) {
+	row, err := HashRow(filepath.Join(repoRoot(t), "go.mod"))
+	require.NoError(t, err)
+	version := goModVersion(t)
+	assert.True(t, strings.HasPrefix(row, "\t\""+version+"\": {\n"), row)
+	for rel, sum := range hashes[version] {
+		assert.Contains(t, row, "\t\t\""+rel+"\": \""+sum+"\", // as in "+version, rel)
+	}
+	assert.Equal(t, " // changed: check the edits of this file", sameAs(scriptsSource, "0"))
+}
+
 func TestRefusesToReplaceOtherDirs(t *testing.T) {
-	c := slim(t)
+	c := forkCopy(t)
 	foreign := t.TempDir()
 	keep := filepath.Join(foreign, "keep.txt")
 	require.NoError(t, os.WriteFile(keep, []byte("mine"), 0o644))
@@ -190,6 +231,7 @@ func TestValidate(t *testing.T) {
 		"invalid -modfile: empty":              func(c *Config) { c.ModFile = "" },
 		`"build/wasm.txt": must end in .mod`:   func(c *Config) { c.ModFile = "build/wasm.txt" },
 		`"x/go.mod": must not be named go.mod`: func(c *Config) { c.ModFile = "x/go.mod" },
+		`invalid -without "sw-warning": the copy's edits are server-half, uuid,`: func(c *Config) { c.Without = []string{"uuid", swWarning.Name} },
 	}
 	for want, change := range bad {
 		c := good
@@ -200,17 +242,13 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// Every edited file is pinned, and a replacement that no longer matches
-// exactly once is refused rather than skipped.
-func TestReplaceIsExact(t *testing.T) {
-	for rel := range replacements {
-		assert.Contains(t, originals, rel, "an edited file must have its sum pinned")
-	}
-	_, err := replace("pkg/app/route.go", []byte("package app\n"))
+// A replacement that no longer matches exactly once is refused rather
+// than skipped, naming the file and the edit.
+func TestApplyIsExact(t *testing.T) {
+	_, _, err := edit("pkg/app/route.go", []byte("package app\n"), Edits)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "pkg/app/route.go: \"import (")
-	assert.Contains(t, err.Error(), "occurs 0 times, not once")
+	assert.Contains(t, err.Error(), `pkg/app/route.go (edit regexp-routes): "import (" occurs 0 times, not once: see `+upgradeDoc)
 	twice := "id = uuid.NewString()\n\t\"github.com/google/uuid\"\n\t\"github.com/google/uuid\"\n"
-	_, err = replace("pkg/app/context.go", []byte(twice))
+	_, _, err = edit("pkg/app/context.go", []byte(twice), Edits)
 	assert.ErrorContains(t, err, "occurs 2 times")
 }

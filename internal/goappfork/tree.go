@@ -1,11 +1,12 @@
-package goappslim
+package goappfork
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -16,53 +17,44 @@ var packages = []string{"pkg/app", "pkg/errors"}
 // rootFiles are what the go command and the licence need of the module root.
 var rootFiles = []string{"go.mod", "go.sum", "LICENSE"}
 
-// notWasm keeps go-app's server half out of wasm builds.
+// notWasm keeps a go-app file out of wasm builds.
 const notWasm = "//go:build !wasm\n\n"
 
-// The files the copy adds: the client helpers resource.go held, and what
-// stands in for the left-out features (edits.go).
-var (
-	//go:embed client_wasm.go.txt
-	clientWasm []byte
-	//go:embed slim.go.txt
-	slimGo []byte
-	//go:embed nojson.go.txt
-	noJSONGo []byte
-	//go:embed errors_slim.go.txt
-	errorsSlimGo []byte
-)
+// added holds the files the edits add, as add/PATH.txt: .txt, so that the
+// go command does not build them here.
+//
+//go:embed add
+var added embed.FS
 
-// added are the files the copy adds, by path.
-var added = map[string][]byte{
-	"pkg/app/client_wasm.go":        clientWasm,
-	"pkg/app/slim.go":               slimGo,
-	"pkg/internal/nojson/nojson.go": noJSONGo,
-	"pkg/errors/slim.go":            errorsSlimGo,
-}
-
-// edit returns what the copy holds for the source file rel, or keep=false to
-// leave it out. Only files in originals are changed.
-func edit(rel string, data []byte) (out []byte, keep bool, err error) {
-	switch rel {
-	case "pkg/app/http.go", "pkg/app/resource.go":
-		return append([]byte(notWasm), data...), true, nil
-	case "pkg/app/wasm.go":
-		// Only a GenerateStaticWebsite stub that needs Handler (http.go).
-		return nil, false, nil
-	case "pkg/app/crypto.go":
-		// encrypt and decrypt (AES-GCM); slim.go.txt has the stand-ins.
-		return nil, false, nil
-	}
-	if _, ok := replacements[rel]; ok {
-		out, err := replace(rel, data)
-		return out, true, err
+// edit returns what the copy holds for go-app's file rel after edits, or
+// keep=false to leave it out.
+func edit(rel string, data []byte, edits []Edit) (out []byte, keep bool, err error) {
+	for _, e := range edits {
+		if slices.Contains(e.omit, rel) {
+			return nil, false, nil
+		}
+		if slices.Contains(e.notWasm, rel) {
+			data = append([]byte(notWasm), data...)
+		}
+		if rs := e.replace[rel]; rs != nil {
+			s, err := apply(rel+" (edit "+e.Name+")", string(data), rs)
+			if err != nil {
+				return nil, false, err
+			}
+			data = []byte(s)
+		}
 	}
 	return data, true, nil
 }
 
-// writeTree writes the slim copy into a fresh directory beside out and then
+// addedFile is the file an edit adds at rel in the copy.
+func addedFile(rel string) ([]byte, error) {
+	return added.ReadFile("add/" + rel + ".txt")
+}
+
+// writeTree writes the copy into a fresh directory beside out and then
 // puts it in out's place, so a failed run leaves no half-written copy.
-func writeTree(src, out string) error {
+func writeTree(src, out string, edits []Edit) error {
 	if err := checkReplaceable(src, out); err != nil {
 		return err
 	}
@@ -73,7 +65,7 @@ func writeTree(src, out string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), ".goappslim-")
+	tmp, err := os.MkdirTemp(filepath.Dir(out), ".goappfork-")
 	if err != nil {
 		return err
 	}
@@ -83,7 +75,7 @@ func writeTree(src, out string) error {
 		if err != nil {
 			return err
 		}
-		data, keep, err := edit(rel, data)
+		data, keep, err := edit(rel, data, edits)
 		if err != nil {
 			return err
 		}
@@ -93,9 +85,15 @@ func writeTree(src, out string) error {
 			}
 		}
 	}
-	for rel, data := range added {
-		if err := writeFile(tmp, rel, data); err != nil {
-			return err
+	for _, e := range edits {
+		for _, rel := range e.add {
+			data, err := addedFile(rel)
+			if err != nil {
+				return err
+			}
+			if err := writeFile(tmp, rel, data); err != nil {
+				return err
+			}
 		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

@@ -1,4 +1,4 @@
-package goappslim
+package goappfork
 
 import (
 	"bytes"
@@ -50,6 +50,6 @@ func writeModFile(gomod, modFile, out string) error {
 	if len(mod) > 0 && mod[len(mod)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\n// Written by internal/goappslim for the wasm build: go-app without its server half.\nreplace %s => %s\n", ModulePath, strconv.Quote(rel))
+	fmt.Fprintf(&b, "\n// Written by internal/goappfork for the wasm build: its copy of go-app.\nreplace %s => %s\n", ModulePath, strconv.Quote(rel))
 	return os.WriteFile(modFile, b.Bytes(), 0o644)
 }
