@@ -23,20 +23,20 @@ import (
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
-// web/model/link.go documents (v=2). It re-implements the encoder on
+// web/model/link.go documents (v=3). It re-implements the encoder on
 // purpose, as an independent oracle: a change to the schema fails here.
 func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
 	scrub := "0"
 	if c.ScrubOnFree {
 		scrub = "1"
 	}
-	parts := []string{"v=2"}
+	parts := []string{"v=3"}
 	if slug != "" {
 		parts = append(parts, "preset="+url.QueryEscape(slug))
 	}
 	parts = append(parts,
 		"ctx="+strconv.Itoa(c.ContextTokens), "pool="+strconv.Itoa(c.PoolTokens),
-		"page="+strconv.Itoa(c.PageTokens), "slot="+strconv.Itoa(c.SlotPages),
+		"dpool="+strconv.Itoa(c.DecodePoolTokens), "page="+strconv.Itoa(c.PageTokens),
 		"mode="+string(c.Mode), "alloc="+string(c.Allocator), "cancel="+string(c.Cancel), "scrub="+scrub)
 	// The experiments' keys are written only away from their defaults.
 	if c.Door != "" {
@@ -81,10 +81,9 @@ func mustPreset(t *testing.T, slug string) engine.Preset {
 }
 
 // demoQuery is the article's demo as a permalink query, spelled out (and
-// checked against the engine's preset in a test): schema v=2, sized for
-// SGLang's limit (issue 11).
-const demoQuery = "v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
-	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes"
+// checked against the engine's preset in a test): schema v=3, two pools.
+const demoQuery = "v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes"
 
 // legacyDemoQuery is the demo's link as schema v=1 wrote it, before the
 // allocator setting and SGLang's limit: such links must keep opening.

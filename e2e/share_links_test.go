@@ -159,7 +159,7 @@ func TestHostileLinks(t *testing.T) {
 		}
 		return q
 	}
-	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens, PageTokens: 1, SlotPages: 8, Mode: engine.Vulnerable, Allocator: engine.Sorted, Cancel: engine.CancelBoth}
+	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens / 2, DecodePoolTokens: engine.MaxPoolTokens / 2, PageTokens: 1, Mode: engine.Vulnerable, Allocator: engine.Sorted, Cancel: engine.CancelBoth}
 	var heavyOps []engine.Op
 	for _, tenant := range []string{"A", "B", "C"} {
 		heavyOps = append(heavyOps, engine.SendOp(engine.Request{Tenant: tenant, PromptTokens: 4_000_000, Content: "x"}))
