@@ -113,7 +113,7 @@ const (
 // The demo side by side: each door's last response.
 const (
 	demoDifference      = "vulnerable: 200 + 7 leaked pages; fixed: 400, nothing allocated"
-	demoVulnerableFinal = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
+	demoVulnerableFinal = demoLeakVerdict
 	demoFixedFinal      = "Rejected with 400 before any page was allocated"
 )
 
