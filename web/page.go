@@ -89,6 +89,10 @@ func (p *playground) Render() app.UI {
 		p.alerts(),
 		app.Div().Class("layout").Body(
 			app.Div().Class("col-controls").Body(
+				// The tour's card stands beside the run it talks about (app.css).
+				slot("tour-slot", v.tour.Open, func() app.UI {
+					return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix).OnStep(p.onSelectStep)
+				}),
 				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
 					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
 				newRequestForm().Form(v.request).
@@ -96,9 +100,6 @@ func (p *playground) Render() app.UI {
 				newSharePanel().Links(v.links).OnExport(p.exportRun).OnImport(p.onImport),
 			),
 			app.Div().Class("col-results").Body(
-				slot("tour-slot", v.tour.Open, func() app.UI {
-					return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix)
-				}),
 				newResponsePanel().Response(v.response),
 				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 					OnStepBy(p.onStepBy).OnPlay(p.onPlay),
