@@ -109,6 +109,7 @@ func (p *playground) Render() app.UI {
 					}),
 				),
 				app.Div().Class("col-controls").Body(
+					// The tour's card stands beside the run it talks about (app.css).
 					slot("tour-slot", v.tour.Open, func() app.UI {
 						return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix).OnStep(p.onSelectStep)
 					}),
