@@ -350,8 +350,9 @@ func TestScreenshots(t *testing.T) {
 	assertDemoLeak(t, b)
 	shoot("")
 	choosePreset(b, "glm-launch")
-	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page="0-1329"]`))
+	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page^="0-"]`))
 	shoot("-glm-launch")
+	shootViews(t, b, serveSite(t), dir, "")
 }
 
 const phoneWidth = 360
