@@ -162,7 +162,7 @@ func TestScreenReaderBits(t *testing.T) {
 		tag: e.tagName, page: e.dataset.page, label: e.getAttribute("aria-label") || "",
 		tabIndex: e.tabIndex, disabled: !!e.disabled}))`
 	cells := run(b, chromedp.Evaluate[[]cell](cellsJS))
-	require.Len(t, cells, 8, "one cell per page of the demo's pool (128 tokens of 16)")
+	require.Len(t, cells, 9, "one cell per page of the demo's decode pool (144 tokens of 16)")
 	for i, c := range cells {
 		assert.Equal(t, "BUTTON", c.Tag, "cell %d", i)
 		assert.False(t, c.Disabled, "cell %d", i)

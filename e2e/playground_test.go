@@ -17,21 +17,21 @@ import (
 // The article's demo, as the postmortem prints it.
 const (
 	demoSecret      = "PROJECT_ZEPHYR_Q4_FORECAST"
-	demoLeakVerdict = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
+	demoLeakVerdict = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1"
 	demoLeakSpoken  = "7 pages of tenant A leaked to tenant B"
 	demoFixVerdict  = "Rejected with 400 before any page was allocated"
 	// SGLang's validate_input_length message, with the demo's numbers.
-	demoFixReason = "Input length (200 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."
+	demoFixReason = "Input length (125 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."
 )
 
 // replayDemoByForm starts over and sends the demo's two requests through
-// the form, as a reader would: A's 120-token secret, then B's 200 tokens,
-// at or over max_req_input_len (122) but within the 256-token context.
+// the form, as a reader would: A's 120-token secret, then B's 125 tokens,
+// at or over prefill's max_req_input_len (122), under decode's (138).
 func replayDemoByForm(b *browser) {
 	b.t.Helper()
 	resetRun(b)
 	sendRequest(b, "A", "120", demoSecret)
-	sendRequest(b, "B", "200", "summarise my notes")
+	sendRequest(b, "B", "125", "summarise my notes")
 }
 
 // assertDemoLeak checks the vulnerable door's outcome of the demo.
@@ -350,11 +350,12 @@ func TestScreenshots(t *testing.T) {
 	assertDemoLeak(t, b)
 	shoot("")
 	choosePreset(b, "glm-launch")
-	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page="0-2047"]`))
+	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page^="0-"]`))
 	shoot("-glm-launch")
 	choosePreset(b, "symmetric")
 	waitFor(b, "the symmetric pools' 400", `document.querySelector("#verdict").textContent.includes("400")`)
 	shoot("-symmetric")
+	shootViews(t, b, serveSite(t), dir, "")
 }
 
 const phoneWidth = 360

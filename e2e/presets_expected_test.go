@@ -28,24 +28,25 @@ type presetWant struct {
 	Steps    []stepSpan
 }
 
-// The sizes are issue 11's: the demo on 8 pages of 16 tokens (A 120
-// tokens, B 200), SGLang's sorted allocator by default, and GLM's warm-up
-// request from tenant D before C and B.
+// The demo is the two-server one (issue 30): prefill's pool 8 pages of 16
+// tokens, decode's 9; A 120 tokens, B 125, which prefill rejects and decode
+// admits. Decode's grid shows its 9 pages. The other presets still read as
+// the one-pool engine wrote them.
 var presetsWant = map[string]presetWant{
-	"demo": {Events: 20, Announce: "7 pages of tenant A leaked to tenant B", Steps: []stepSpan{
-		{1, 3, "—", noRequestYet, ".×8"},
-		{4, 7, "—", noRequestYet, "A+×8"},
-		{8, 9, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8"},
-		{10, 13, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8"},
-		{14, 15, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8"},
-		{16, 17, "200", "OK: HTTP 200 with tenant A's own 8 pages", "B+ A+×7"},
-		{18, 19, "200", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", "B+ A!×7"},
-		{20, 20, "200", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", "B~ A!×7"},
+	"demo": {Events: 24, Announce: "7 pages of tenant A leaked to tenant B", Steps: []stepSpan{
+		{1, 4, "—", noRequestYet, ".×9"},
+		{5, 9, "—", noRequestYet, "A+×8 ."},
+		{10, 11, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8 ."},
+		{12, 16, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8 ."},
+		{17, 18, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8 ."},
+		{19, 21, "200", "OK: HTTP 200 with tenant A's own 8 pages", "B+ A+×7 ."},
+		{22, 23, "200", demoLeakVerdict, "B+ A!×7 ."},
+		{24, 24, "200", demoLeakVerdict, "B~ A!×7 ."},
 	}},
-	"demo-fixed": {Events: 13, Announce: "Request 2 from tenant B: HTTP 400. Rejected with 400 before any page was allocated", Steps: []stepSpan{
-		{6, 6, "—", noRequestYet, "A+×8"},
-		{12, 12, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8"},
-		{13, 13, "400", "Rejected with 400 before any page was allocated", "A~×8"},
+	"demo-fixed": {Events: 16, Announce: "Request 2 from tenant B: HTTP 400. Rejected with 400 before any page was allocated", Steps: []stepSpan{
+		{6, 6, "—", noRequestYet, "A+×8 ."},
+		{12, 12, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8 ."},
+		{16, 16, "400", "Rejected with 400 before any page was allocated", "A~×8 ."},
 	}},
 	// 512 cells of about 1,330 pages; A holds 0–4,095, D 4,096–681,272
 	// (cell 3 is mostly D's), and the last 7 pages are never written.
@@ -112,7 +113,7 @@ const (
 // The demo side by side: each door's last response.
 const (
 	demoDifference      = "vulnerable: 200 + 7 leaked pages; fixed: 400, nothing allocated"
-	demoVulnerableFinal = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
+	demoVulnerableFinal = demoLeakVerdict
 	demoFixedFinal      = "Rejected with 400 before any page was allocated"
 )
 

@@ -10,16 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestScreenshotsDark saves the demo and the real-scale preset in the dark
-// colour scheme at desktop and phone widths, for a human to look at, and
-// checks that the page did take the dark colours.
+// TestScreenshotsDark saves the demo, the real-scale preset and the views
+// of shootViews in the dark colour scheme at desktop and phone widths, for
+// a human to look at, and checks that the page did take the dark colours.
 func TestScreenshotsDark(t *testing.T) {
 	b := newBrowser(t)
 	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
 	})
 	require.NoError(t, err)
-	b.Open(serveSite(t))
+	site := serveSite(t)
+	b.Open(site)
 	assert.Equal(t, "rgb(21, 22, 26)", evalJS[string](b, `getComputedStyle(document.body).backgroundColor`), "the dark --bg")
 	dir := filepath.Join(repoRoot(t), "build", "screenshots")
 	b.Screenshot(filepath.Join(dir, "desktop-dark.png"), 1280)
@@ -31,4 +32,5 @@ func TestScreenshotsDark(t *testing.T) {
 	choosePreset(b, "symmetric")
 	b.Screenshot(filepath.Join(dir, "desktop-dark-symmetric.png"), 1280)
 	b.Screenshot(filepath.Join(dir, "phone-dark-symmetric.png"), phoneWidth)
+	shootViews(t, b, site, dir, "-dark")
 }

@@ -23,7 +23,7 @@ import (
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
-// web/model/link.go documents (v=2). It re-implements the encoder on
+// web/model/link.go documents (v=3). It re-implements the encoder on
 // purpose, as an independent oracle: a change to the schema fails here.
 func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
 	scrub := "0"
@@ -81,10 +81,9 @@ func mustPreset(t *testing.T, slug string) engine.Preset {
 }
 
 // demoQuery is the article's demo as a permalink query, spelled out (and
-// checked against the engine's preset in a test): schema v=2, sized for
-// SGLang's limit (issue 11).
-const demoQuery = "v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
-	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,200,-,summarise+my+notes"
+// checked against the engine's preset in a test): schema v=3, two pools.
+const demoQuery = "v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes"
 
 // legacyDemoQuery is the demo's link as schema v=1 wrote it, before the
 // allocator setting and SGLang's limit: such links must keep opening.

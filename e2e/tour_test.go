@@ -17,14 +17,14 @@ type tourCard struct {
 }
 
 var tourWant = []tourCard{
-	{"Tour · card 1 of 8 · step 6", "prefill.transfer"},
-	{"Tour · card 2 of 8 · step 10", "release"},
-	{"Tour · card 3 of 8 · step 11", "intake"},
-	{"Tour · card 4 of 8 · step 12", "admission"},
-	{"Tour · card 5 of 8 · step 16", "prefill.transfer"},
-	{"Tour · card 6 of 8 · step 18", "decode.running"},
-	{"Tour · card 7 of 8 · step 19", "response"},
-	{"Tour · card 8 of 8 · step 20", "release"},
+	{"Tour · card 1 of 8 · step 7 of 24", "prefill.transfer"},
+	{"Tour · card 2 of 8 · step 12 of 24", "release"},
+	{"Tour · card 3 of 8 · step 14 of 24", "intake"},
+	{"Tour · card 4 of 8 · step 15 of 24", "admission"},
+	{"Tour · card 5 of 8 · step 19 of 24", "prefill.transfer"},
+	{"Tour · card 6 of 8 · step 22 of 24", "decode.running"},
+	{"Tour · card 7 of 8 · step 23 of 24", "response"},
+	{"Tour · card 8 of 8 · step 24 of 24", "release"},
 }
 
 // onCard waits for card n (1-based) and checks the run is at its step,
@@ -33,7 +33,7 @@ func onCard(t *testing.T, b *browser, n int) {
 	t.Helper()
 	want := tourWant[n-1]
 	waitFor(b, want.pos, `document.querySelector("#tour-pos") !== null && document.querySelector("#tour-pos").textContent === `+jsLit(want.pos))
-	step := strings.TrimPrefix(want.pos[strings.LastIndex(want.pos, "step "):], "step ")
+	step := strings.Fields(want.pos[strings.LastIndex(want.pos, "step "):])[1]
 	waitFor(b, "step "+step, `document.querySelector("#step-pos").textContent.startsWith("Step `+step+` of")`)
 	assert.Equal(t, want.stage, currentStage(b), "card %d marks its stage", n)
 	assert.True(t, evalJS[bool](b, `document.getElementById("tour").contains(document.activeElement)`), "card %d has the focus", n)
@@ -76,7 +76,7 @@ func TestTourOpensFromTheLinkAndTriesTheFix(t *testing.T) {
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?tour=3")
 	onCard(t, b, 3)
-	assert.Equal(t, "pipeline", evalJS[string](b, `document.getElementById("playground").dataset.tourSpot`), "card 3 highlights the pipeline")
+	assert.Equal(t, "intake", evalJS[string](b, `document.getElementById("playground").dataset.tourSpot`), "card 3 highlights each server's intake")
 
 	b.Open(serveSite(t) + "?tour=8")
 	onCard(t, b, 8)
@@ -89,7 +89,7 @@ func TestTourOpensFromTheLinkAndTriesTheFix(t *testing.T) {
 	b.Open(serveSite(t) + "?tour=8")
 	onCard(t, b, 8)
 	clickSel(b, "#tour-fix-pool")
-	waitFor(b, "B fits", `document.querySelector("#pool").value === "208"`)
+	waitFor(b, "B fits", `document.querySelector("#pool").value === "144"`)
 	assert.Equal(t, "200", textOf(b, "#status"))
 	assert.NotContains(t, textOf(b, "#verdict"), "LEAK")
 

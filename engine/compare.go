@@ -75,7 +75,7 @@ func summarise(s Side) string {
 		parts = append(parts, fmt.Sprintf("%d, no leak", r.Status))
 	}
 	if s.Metrics.LeakedResponses > 1 || (s.Metrics.LeakedResponses == 1 && !r.Leaked()) {
-		parts = append(parts, fmt.Sprintf("%s leaked pages over the run", th(s.Metrics.LeakedPages)))
+		parts = append(parts, fmt.Sprintf("%s leaked %s over the run", th(s.Metrics.LeakedPages), plural(s.Metrics.LeakedPages, "page", "pages")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -71,10 +71,10 @@ func (p *playground) onEnd(ctx app.Context, v string) {
 	p.apply(ctx, func(s *model.Session) error { return s.SetEnd(v) })
 }
 
+// onSend sends the request; the line under the form says what came of it
+// (sendresult.go).
 func (p *playground) onSend(ctx app.Context) {
-	if p.apply(ctx, (*model.Session).Send) == nil {
-		p.revealResult(ctx)
-	}
+	p.apply(ctx, (*model.Session).Send)
 }
 
 func (p *playground) onReset(ctx app.Context) {
@@ -154,17 +154,3 @@ func (p *playground) onTourFix(ctx app.Context, fix tourFix) {
 
 func (p *playground) onDismissBanner(ctx app.Context) { p.banner = "" }
 func (p *playground) onDismissCrash(ctx app.Context)  { p.crash = "" }
-
-// revealResult brings the verdict into view on a phone, where it sits far
-// above the form. Only there: scrolling forces a synchronous layout, which
-// on a desktop cost more than the rest of a Send.
-func (p *playground) revealResult(ctx app.Context) {
-	if !p.narrow {
-		return
-	}
-	ctx.Defer(func(app.Context) {
-		if v := app.Window().GetElementByID("verdict"); v.Truthy() {
-			v.Call("scrollIntoView", map[string]any{"block": "nearest"})
-		}
-	})
-}

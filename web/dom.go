@@ -19,3 +19,24 @@ func dataInt(ctx app.Context, key string) int {
 
 // value reads the value of the element that fired an event.
 func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
+
+// jumpTo brings the panel of the heading with id into view, at the top of
+// the screen, and the focus to the heading (it has tabindex -1): a way from
+// where the reader is to a panel far away, that a screen reader follows.
+// Without motion under prefers-reduced-motion.
+func jumpTo(id string) {
+	h := app.Window().GetElementByID(id)
+	if !h.Truthy() {
+		return
+	}
+	panel := h.Call("closest", "section")
+	if !panel.Truthy() {
+		panel = h
+	}
+	behavior := "smooth"
+	if reducedMotion() {
+		behavior = "auto"
+	}
+	panel.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
+	h.Call("focus", map[string]any{"preventScroll": true})
+}

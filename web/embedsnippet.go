@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -9,16 +11,22 @@ import (
 )
 
 // embedChoice is what the Embed snippet's options chose: one panel or the
-// compact playground, a forced theme, read-only.
+// compact playground, a forced theme, read-only, and a frame of a fixed
+// height instead of one the snippet's script sizes.
 type embedChoice struct {
 	panel, theme string
 	readOnly     bool
+	fixed        bool
 }
 
 // choiceAll is the options' value for "no choice".
 const choiceAll = "all"
 
-// snippet is the iframe for the link, with the choice's keys.
+// snippet is the iframe for the link, with the choice's keys, and unless
+// the choice is a fixed height the few lines of script that size the frame
+// to its content: the frame posts its height (embedheight.go), and the
+// script believes a message only from a playground frame at the link's
+// origin. Several frames on one page each get their own height.
 func (e embedChoice) snippet(link string) string {
 	for _, kv := range [][2]string{{"view", e.panel}, {"theme", e.theme}} {
 		if kv[1] != "" {
@@ -32,8 +40,27 @@ func (e embedChoice) snippet(link string) string {
 	if e.panel != "" {
 		height = 520
 	}
-	return fmt.Sprintf(`<iframe src=%q title="KV-cache leak playground" width="100%%" height="%d" style="border:0" loading="lazy"></iframe>`, link, height)
+	frame := fmt.Sprintf(`<iframe src=%q title="KV-cache leak playground" width="100%%" height="%d" style="border:0" loading="lazy" data-kvleak></iframe>`, link, height)
+	if e.fixed {
+		return frame
+	}
+	origin := ""
+	if u, err := url.Parse(link); err == nil {
+		origin = u.Scheme + "://" + u.Host
+	}
+	return frame + "\n" + strings.NewReplacer("ORIGIN", origin, "TYPE", heightMessage).Replace(sizeScript)
 }
+
+// sizeScript sizes a snippet's frames to the heights they post.
+const sizeScript = `<script>
+addEventListener("message", function (e) {
+  var h = e.data && e.data.type === "TYPE" && Math.round(e.data.height);
+  if (e.origin !== "ORIGIN" || !(h > 0)) return;
+  document.querySelectorAll("iframe[data-kvleak]").forEach(function (f) {
+    if (f.contentWindow === e.source) f.height = Math.min(Math.max(h, 200), 20000);
+  });
+});
+</script>`
 
 // embedOptions are the snippet's choices.
 func (c *sharePanel) embedOptions() app.UI {
@@ -60,6 +87,10 @@ func (c *sharePanel) embedOptions() app.UI {
 			checkbox("embed-ro", c.embed.readOnly).OnChange(safe(c.onEmbedOption)),
 			app.Label().For("embed-ro").Text("Read-only (no settings)"),
 		),
+		app.Div().Class("field field-check").Body(
+			checkbox("embed-fit", !c.embed.fixed).OnChange(safe(c.onEmbedOption)),
+			app.Label().For("embed-fit").Text("Size the frame to its content (adds a few lines of script)"),
+		),
 	)
 }
 
@@ -78,6 +109,8 @@ func (c *sharePanel) onEmbedOption(ctx app.Context, e app.Event) {
 		c.embed.theme = val
 	case "embed-ro":
 		c.embed.readOnly = el.Get("checked").Bool()
+	case "embed-fit":
+		c.embed.fixed = !el.Get("checked").Bool()
 	}
 	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
 }

@@ -34,7 +34,9 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 	case "pipeline":
 		return []app.UI{pipeline()}
 	case "pool":
-		return []app.UI{pool()}
+		// Alone, the pool still says what the run came to (and, app.css,
+		// what its marks mean).
+		return []app.UI{verdictLine(v.response), pool()}
 	case "compare":
 		return []app.UI{newCompareView().Comparison(v.compare).Err(v.compareErr)}
 	case "transcript":

@@ -3,8 +3,8 @@ package web
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // intro says what happened and ties the article's three questions to what
-// the reader can try here, and opens the guided tour. It has no inputs: it
-// renders once.
+// the reader can try here, opens the guided tour and leads to the share
+// panel. It has no inputs: it renders once.
 type intro struct {
 	app.Compo
 
@@ -29,11 +29,16 @@ func (c *intro) Render() app.UI {
 			app.Li().Body(app.Strong().Text("Is the context backed by the pool? "), app.Text("Pick “GLM-5.3 at launch” and read the capacity check.")),
 			app.Li().Body(app.Strong().Text("Does anything assume freed pages are clean? "), app.Text("Turn on scrub-on-free: the leak stops, the wrong 200 does not.")),
 		),
-		app.P().Body(
+		app.P().Class("intro-actions").Body(
 			app.Button().ID("take-tour").Type("button").Class("primary").Text("Take the tour").
 				Title("Eight short cards: the article's argument on the live engine").
 				OnClick(safe(func(ctx app.Context, e app.Event) { c.onTour(ctx) })),
-			app.Span().Class("hint").Text(" — eight short cards through the leak, on the live engine."),
+			app.Button().ID("share-jump").Type("button").Class("secondary").Text("Share / Embed").
+				Aria("controls", "share").OnClick(safe(c.onShare)),
+			app.Span().Class("hint").Text("The tour: eight short cards on the live engine."),
 		),
 	)
 }
+
+// onShare leads to the share panel.
+func (c *intro) onShare(ctx app.Context, e app.Event) { jumpTo("share-h") }

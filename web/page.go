@@ -84,42 +84,53 @@ func (p *playground) Render() app.UI {
 	if v.tour.Open {
 		main = main.DataSet("tour-spot", v.tour.Card.Spot)
 	}
-	return main.Body(
-		newIntro().OnTour(p.onTourOpen),
-		p.alerts(),
-		app.Div().Class("layout").Body(
-			app.Div().Class("col-controls").Body(
-				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
-					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
-				newRequestForm().Form(v.request).
-					OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
-				newSharePanel().Links(v.links).OnExport(p.exportRun).OnExportTrace(p.exportTrace).OnImport(p.onImport),
+	// The run comes first in the document — the verdict, the stepper, the
+	// pipeline, the pools — so that on a phone, where the columns stack, it
+	// is read (and tabbed through) before the settings; on a wide screen the
+	// settings stand beside it (app.css: .layout).
+	return app.Div().Class("page-wrap").Body(
+		main.Body(
+			newIntro().OnTour(p.onTourOpen),
+			p.alerts(),
+			app.Div().Class("layout").Body(
+				app.Div().Class("col-run").Body(
+					newResponsePanel().Response(v.response),
+					newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
+						OnStepBy(p.onStepBy).OnPlay(p.onPlay),
+					newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
+					newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged),
+					slot("compare-slot", v.view.Compare, func() app.UI {
+						return newCompareView().Comparison(v.compare).Err(v.compareErr)
+					}),
+					newPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
+						OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
+					slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
+						return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
+					}),
+				),
+				app.Div().Class("col-controls").Body(
+					// The tour's card stands beside the run it talks about (app.css).
+					slot("tour-slot", v.tour.Open, func() app.UI {
+						return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix).OnStep(p.onSelectStep)
+					}),
+					newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
+						OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
+					newRequestForm().Form(v.request).
+						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
+					newSendResult().Response(v.response),
+					newSharePanel().Links(v.links).OnExport(p.exportRun).OnExportTrace(p.exportTrace).OnImport(p.onImport),
+				),
+				app.Div().Class("col-more").Body(
+					newMetricsPanel().Metrics(v.metrics),
+					newPrometheusView().Text(v.prometheus),
+					newLaunchPanel().Launch(v.launch).OnRun(p.onRunLaunch).OnSelect(p.onSelectStep),
+					newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
+				),
 			),
-			app.Div().Class("col-results").Body(
-				slot("tour-slot", v.tour.Open, func() app.UI {
-					return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix)
-				}),
-				newResponsePanel().Response(v.response),
-				newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
-					OnStepBy(p.onStepBy).OnPlay(p.onPlay),
-				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
-				newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged),
-				slot("compare-slot", v.view.Compare, func() app.UI {
-					return newCompareView().Comparison(v.compare).Err(v.compareErr)
-				}),
-				newPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
-					OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
-				slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
-					return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
-				}),
-				newMetricsPanel().Metrics(v.metrics),
-				newPrometheusView().Text(v.prometheus),
-				newLaunchPanel().Launch(v.launch).OnRun(p.onRunLaunch).OnSelect(p.onSelectStep),
-				newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
-			),
+			newDeployPanel(),
+			newTimelineView().Points(model.IncidentTimeline()),
 		),
-		newDeployPanel(),
-		newTimelineView().Points(model.IncidentTimeline()),
+		newSources(),
 	)
 }
 

@@ -54,18 +54,32 @@ func (c *pipelineView) Render() app.UI {
 	return app.Section().ID("pipeline-panel").Class("panel").Aria("labelledby", "pipeline-h").Body(
 		app.H2().ID("pipeline-h").Text("The request's way through prefill and decode"),
 		app.P().ID("pipeline-who").Class("hint").Text(who),
+		app.Raw(pipelineLegendHTML),
 		app.Ol().ID("pipeline").Class(pipelineClass(c.IDragged)).Aria("label", "Pipeline stages").Body(body...),
+		// Each term and its description in a row of their own, which the
+		// tour can outline (tour.go: spotSelectors).
 		app.Dl().Class("pipeline-halves").Body(
-			app.Dt().Text("Each server's intake"), app.Dd().ID("pipeline-intake").Body(
-				app.Span().ID("pipeline-intake-prefill").Text(orDefault(v.PrefillIntake, "prefill: not reached yet")), app.Br(),
-				app.Span().ID("pipeline-intake-decode").Text(orDefault(v.DecodeIntake, "decode: not reached yet")),
+			app.Div().ID("pipeline-intake-row").Body(
+				app.Dt().Text("Each server's intake"), app.Dd().ID("pipeline-intake").Body(
+					app.Span().ID("pipeline-intake-prefill").Text(orDefault(v.PrefillIntake, "prefill: not reached yet")), app.Br(),
+					app.Span().ID("pipeline-intake-decode").Text(orDefault(v.DecodeIntake, "decode: not reached yet")),
+				),
 			),
-			app.Dt().Text("The door"), app.Dd().ID("pipeline-door").Text(v.Door),
-			app.Dt().Text("Prefill half"), app.Dd().ID("pipeline-prefill").Text(v.Prefill),
-			app.Dt().Text("Decode half"), app.Dd().ID("pipeline-decode").Text(v.Decode),
+			app.Div().ID("pipeline-door-row").Body(app.Dt().Text("The door"), app.Dd().ID("pipeline-door").Text(v.Door)),
+			app.Div().ID("pipeline-prefill-row").Body(app.Dt().Text("Prefill half"), app.Dd().ID("pipeline-prefill").Text(v.Prefill)),
+			app.Div().ID("pipeline-decode-row").Body(app.Dt().Text("Decode half"), app.Dd().ID("pipeline-decode").Text(v.Decode)),
 		),
 	)
 }
+
+// pipelineLegendHTML says what the stages' marks mean, each drawn as the
+// stages wear it: fixed markup, one raw element (as the grid's legend).
+const pipelineLegendHTML = `<ul id="pipeline-legend" class="legend pipeline-legend" aria-label="What the stages' marks mean">` +
+	`<li><span class="stage legend-stage stage-done" aria-hidden="true"><span class="stage-mark">✓</span></span> done</li>` +
+	`<li><span class="stage legend-stage stage-current" aria-hidden="true"><span class="stage-mark">●</span></span> the selected step</li>` +
+	`<li><span class="stage legend-stage stage-later" aria-hidden="true"><span class="stage-mark">…</span></span> later</li>` +
+	`<li><span class="stage legend-stage stage-never" aria-hidden="true"><span class="stage-mark">–</span> <code class="stage-name">stage</code></span> struck through: the request does not pass it</li>` +
+	`</ul>`
 
 func pipelineClass(dragged bool) string {
 	if dragged {

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"strings"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
@@ -33,10 +31,10 @@ func (c *pipelineStage) Render() app.UI {
 	}
 	return li.Body(
 		app.Span().Class("stage-mark").Aria("hidden", "true").Text(stageMarks[st.State]),
-		// A break opportunity after the dot, so that "prefill.bootstrap"
-		// wraps there in a narrow column rather than mid-word.
-		app.Code().Class("stage-name").Text(strings.ReplaceAll(string(st.Stage), ".", ".\u200b")),
-		app.Span().Class("stage-role").Text(st.Role),
+		// In a narrow column "prefill.bootstrap" wraps after its dot, and the
+		// role's identifiers between their parts, not mid-word.
+		app.Code().Class("stage-name").Body(breakable(string(st.Stage))...),
+		app.Span().Class("stage-role").Body(breakable(st.Role)...),
 		app.Span().Class("visually-hidden").Text(" ("+stageWords[st.State]+")"),
 	)
 }

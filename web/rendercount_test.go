@@ -50,7 +50,7 @@ func TestSendRendersOnlyWhatChanged(t *testing.T) {
 	got := rendersOf(t, m, e, m.onSend)
 	t.Logf("components rendered by a Send: %v", got)
 	assert.Equal(t, 1, got["playground"], "the page renders once")
-	changed := []string{"responsePanel", "stepper", "scrubber", "scrubMarks", "pipelineView", "poolView", "gridView", "poolGrid", "prefillPool", "metricsPanel", "prometheusView", "eventLog", "sharePanel"}
+	changed := []string{"responsePanel", "sendResult", "stepper", "scrubber", "scrubMarks", "pipelineView", "poolView", "gridView", "poolGrid", "prefillPool", "metricsPanel", "prometheusView", "eventLog", "sharePanel"}
 	for _, c := range changed {
 		assert.Equal(t, 1, got[c], "%s shows the new response", c)
 	}

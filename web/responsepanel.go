@@ -26,18 +26,15 @@ func (c *responsePanel) Response(v model.ResponseView) *responsePanel { c.IRespo
 func (c *responsePanel) Render() app.UI {
 	countRender("responsePanel")
 	r := c.IResponse
-	cls := "verdict"
-	if r.Tone != "" {
-		cls += " verdict-" + r.Tone
-	}
 	return app.Section().Class("panel response").Aria("labelledby", "response-h").Body(
-		app.H2().ID("response-h").Text("Last response"),
+		// Focusable from script: the line under Send leads here (sendresult.go).
+		app.H2().ID("response-h").TabIndex(-1).Text("Last response"),
 		app.P().Class("status-line").Body(
 			app.Span().Text("HTTP "),
 			app.Output().ID("status").Class("status").Text(r.Status),
 			app.If(r.Sent, func() app.UI { return app.Span().Class("status-who").Text(r.Who) }),
 		),
-		app.P().ID("verdict").Class(cls).Text(r.Verdict),
+		verdictLine(r),
 		app.Div().ID("announce").Class("visually-hidden").Role("status").Aria("live", "polite").Text(r.Announce),
 		app.If(r.Reason != "", func() app.UI {
 			return app.P().Class("reason").Body(app.Text("Error body: "), app.Code().Text(r.Reason))
@@ -66,6 +63,15 @@ func (c *responsePanel) Render() app.UI {
 			)
 		}),
 	)
+}
+
+// verdictLine is the response's verdict, marked by its tone.
+func verdictLine(r model.ResponseView) app.UI {
+	cls := "verdict"
+	if r.Tone != "" {
+		cls += " verdict-" + r.Tone
+	}
+	return app.P().ID("verdict").Class(cls).Text(r.Verdict)
 }
 
 func (c *responsePanel) onTranscript(ctx app.Context, e app.Event) { c.transcript = !c.transcript }

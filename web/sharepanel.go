@@ -63,8 +63,9 @@ var tooLongMsg = fmt.Sprintf("This run is too much for a link (more than %d requ
 
 func (c *sharePanel) Render() app.UI {
 	countRender("sharePanel")
-	return app.Section().Class("panel").Aria("labelledby", "share-h").Body(
-		app.H2().ID("share-h").Text("Share and save"),
+	return app.Section().ID("share").Class("panel").Aria("labelledby", "share-h").Body(
+		// Focusable from script: "Share / Embed" by the intro leads here.
+		app.H2().ID("share-h").TabIndex(-1).Text("Share, embed and save"),
 		app.Div().Class("row wrap").Body(
 			app.Button().ID("copy-link").Type("button").Class("secondary").Text("Copy link").
 				Title("Copy a link that replays this run").OnClick(safe(c.onCopyLink)),
@@ -94,11 +95,24 @@ func (c *sharePanel) Render() app.UI {
 			return app.Div().Body(
 				c.embedOptions(),
 				app.Div().Class("field").Body(
-					app.Label().For("embed-snippet").Text("Embed snippet"),
-					app.Textarea().ID("embed-snippet").ReadOnly(true).Rows(4).Text(c.snippet),
+					app.Div().Class("row label-row").Body(
+						app.Label().For("embed-snippet").Text("Embed snippet"),
+						app.Button().ID("copy-snippet").Type("button").Class("secondary").Text("Copy").
+							Aria("describedby", "embed-snippet").OnClick(safe(c.onCopySnippet)),
+					),
+					app.Textarea().ID("embed-snippet").ReadOnly(true).Rows(8).Text(c.snippet).
+						OnFocus(safe(selectAll)).OnClick(safe(selectAll)),
 				),
 			)
 		}),
+		app.P().Class("hint").Body(
+			app.Text("Embedding in a page that allows no inline script? "),
+			app.A().ID("embed-example").Href("embed-example.html").Target("_blank").Rel("noopener").Body(
+				app.Text("A page that embeds the playground and sizes its frame"),
+				app.Span().Class("visually-hidden").Text(" (opens a new tab)"), app.Span().Aria("hidden", "true").Text(" ↗"),
+			),
+			app.Text(" does it with a script file of its own: copy the two."),
+		),
 		app.If(c.msg != "", func() app.UI {
 			cls := "hint"
 			if c.err {
@@ -154,5 +168,12 @@ func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
 		return
 	}
 	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
-	c.say("Paste the snippet into your page; it posts its height as {type: \""+heightMessage+"\", height}.", false)
+	c.say("Paste the snippet into your page. The frame posts its height as {type: \""+heightMessage+"\", height}; the snippet's script sizes the frame to it.", false)
 }
+
+func (c *sharePanel) onCopySnippet(ctx app.Context, e app.Event) {
+	copyText(ctx, c.snippet, func() { c.say("Snippet copied to the clipboard.", false) })
+}
+
+// selectAll selects a read-only field's text, ready to copy by hand.
+func selectAll(ctx app.Context, e app.Event) { ctx.JSSrc().Call("select") }

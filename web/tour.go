@@ -10,9 +10,12 @@ import (
 
 // tour is the guided tour's card: the article's argument on the demo's
 // live run, one step at a time. Each card moves the run to its step and
-// the page highlights the panel it talks about (page.go: data-tour-spot).
-// Focus moves into the card when it opens and back when it closes; → and ←
-// page through it, Esc closes it; its text is announced.
+// the page highlights the part it talks about (page.go: data-tour-spot),
+// scrolled beside or above the card. The card says the step the stepper
+// says; it says when the reader stepped away from the card's step, and
+// what a card undid of the reader's own run. Focus moves into the card
+// when it opens and back when it closes; → and ← page through it, Esc
+// closes it; its text is announced.
 type tour struct {
 	app.Compo
 
@@ -20,10 +23,12 @@ type tour struct {
 
 	returnTo app.Value // what had the focus before the tour opened
 	stopKeys func()
+	shown    int // the card whose part of the page was last scrolled to
 
 	onTo    func(ctx app.Context, card int)
 	onClose func(ctx app.Context)
 	onFix   func(ctx app.Context, fix tourFix)
+	onStep  func(ctx app.Context, step int)
 }
 
 // tourFix is one of the last card's fixes.
@@ -41,29 +46,90 @@ func (c *tour) OnTo(fn func(app.Context, int)) *tour      { c.onTo = fn; return 
 func (c *tour) OnClose(fn func(app.Context)) *tour        { c.onClose = fn; return c }
 func (c *tour) OnFix(fn func(app.Context, tourFix)) *tour { c.onFix = fn; return c }
 
+// OnStep moves the run to a step (back to the card's own).
+func (c *tour) OnStep(fn func(app.Context, int)) *tour { c.onStep = fn; return c }
+
 func (c *tour) OnMount(ctx app.Context) {
 	c.returnTo = app.Window().Get("document").Get("activeElement")
 	c.stopKeys = listenKeys(ctx, []string{"ArrowRight", "ArrowLeft", "Escape"}, c.onKey)
-	ctx.Defer(func(app.Context) { c.focusCard() })
+	ctx.Defer(func(app.Context) {
+		c.focusCard()
+		c.showSpot()
+	})
 }
 
 // OnUpdate keeps the focus in the card when a button it was on goes away
-// (Back is disabled on the first card) and brings the highlighted panel
-// into view.
+// (Back is disabled on the first card) and, on a new card, brings the
+// part of the page it talks about into view. A step taken while the card
+// stays leaves the page where the reader has it.
 func (c *tour) OnUpdate(ctx app.Context) {
 	ctx.Defer(func(app.Context) {
 		doc := app.Window().Get("document")
 		if a := doc.Get("activeElement"); !a.Truthy() || a.Get("tagName").String() == "BODY" {
 			c.focusCard()
 		}
-		if spot := doc.Call("querySelector", spotSelector[c.ITour.Card.Spot]); spot.Truthy() {
-			behavior := "smooth"
-			if reducedMotion() {
-				behavior = "auto"
-			}
-			spot.Call("scrollIntoView", map[string]any{"block": "nearest", "behavior": behavior})
+		if c.ITour.N != c.shown {
+			c.showSpot()
 		}
 	})
+}
+
+// spotSelectors are the part each spot outlines (app.css: data-tour-spot),
+// on a wide screen and, where it differs, on a phone: there the card takes
+// the bottom of the screen, so a card talks about a smaller part.
+var spotSelectors = map[string][2]string{
+	model.SpotPool:     {"#pool-panel", "#grid"},
+	model.SpotIntake:   {"#pipeline-panel", "#pipeline-intake-row"},
+	model.SpotDoor:     {"#pipeline-panel", "#pipeline-door-row"},
+	model.SpotResponse: {".response", ".response"},
+	model.SpotVerdict:  {".response", "#verdict"},
+}
+
+// narrowLayout is app.css's breakpoint where the columns stack and the
+// tour's card sits at the bottom of the screen.
+const narrowLayout = "(max-width: 760px)"
+
+// showSpot scrolls the card's part of the page so that all of it is on
+// screen and not under the card: beside the card on a wide screen (the
+// card stands in the settings' column), above it on a phone. It scrolls
+// only if it must, and without motion under prefers-reduced-motion.
+func (c *tour) showSpot() {
+	c.shown = c.ITour.N
+	win := app.Window()
+	doc := win.Get("document")
+	sels, narrow := spotSelectors[c.ITour.Card.Spot], 0
+	if win.Get("matchMedia").Truthy() && win.Call("matchMedia", narrowLayout).Get("matches").Bool() {
+		narrow = 1
+	}
+	spot, card := doc.Call("querySelector", sels[narrow]), doc.Call("getElementById", "tour")
+	if !spot.Truthy() || !card.Truthy() {
+		return
+	}
+	s, k := spot.Call("getBoundingClientRect"), card.Call("getBoundingClientRect")
+	const margin = 12 // the outline and its offset, and a little air
+	top, bottom := float64(margin), win.Get("innerHeight").Float()-margin
+	beside := k.Get("right").Float() <= s.Get("left").Float() || k.Get("left").Float() >= s.Get("right").Float()
+	switch {
+	case beside:
+	case k.Get("top").Float() > (top+bottom)/2: // the card at the bottom
+		bottom = k.Get("top").Float() - margin
+	default:
+		top = k.Get("bottom").Float() + margin
+	}
+	st, sb := s.Get("top").Float(), s.Get("bottom").Float()
+	if st >= top && sb <= bottom {
+		return
+	}
+	// Centred in the room it has, or its top at the room's top if taller.
+	by := st - top
+	if h := sb - st; h < bottom-top {
+		by -= (bottom - top - h) / 2
+	}
+	behavior := "smooth"
+	if reducedMotion() {
+		behavior = "auto"
+	}
+	win.Call("scrollBy", map[string]any{"top": by, "behavior": behavior})
 }
 
 func (c *tour) OnDismount() {
@@ -78,9 +144,6 @@ func (c *tour) OnDismount() {
 		back.Call("focus")
 	}
 }
-
-// spotSelector is the panel each card's spot names.
-var spotSelector = map[string]string{"pipeline": "#pipeline-panel", "pool": "#pool-panel", "response": ".response"}
 
 func (c *tour) focusCard() {
 	if el := app.Window().GetElementByID("tour"); el.Truthy() {
@@ -97,9 +160,22 @@ func (c *tour) Render() app.UI {
 	}
 	return app.Section().ID("tour").Class("tour").Role("region").TabIndex(-1).
 		Aria("labelledby", "tour-h").Aria("roledescription", "guided tour").Body(
-		app.P().ID("tour-pos").Class("hint").Text("Tour · card "+strconv.Itoa(v.N)+" of "+strconv.Itoa(v.Of)+" · step "+strconv.Itoa(v.Card.Step)),
+		app.P().ID("tour-pos").Class("hint").Text("Tour · card "+strconv.Itoa(v.N)+" of "+strconv.Itoa(v.Of)+" · step "+strconv.Itoa(v.Step)+" of "+strconv.Itoa(v.Steps)),
 		app.H2().ID("tour-h").Text(v.Card.Title),
+		app.If(v.Reset != "", func() app.UI {
+			return app.P().ID("tour-reset").Class("tour-note").Role("status").Text(v.Reset)
+		}),
 		app.P().ID("tour-text").Aria("live", "polite").Text(v.Card.Text),
+		app.If(v.Away, func() app.UI {
+			return app.P().ID("tour-away").Class("tour-note").Body(
+				app.Text("You are at step "+strconv.Itoa(v.Step)+"; this card is about step "+strconv.Itoa(v.Card.Step)+". "),
+				app.Button().Type("button").Class("link").Text("Back to step "+strconv.Itoa(v.Card.Step)).
+					OnClick(safe(func(ctx app.Context, e app.Event) { c.onStep(ctx, c.ITour.Card.Step) })),
+			)
+		}),
+		app.If(v.Changed, func() app.UI {
+			return app.P().ID("tour-changed").Class("tour-note").Text("This is your own run now: moving to another card puts the article's demo back.")
+		}),
 		app.If(v.Card.Fix, func() app.UI {
 			return app.Div().Class("row wrap").Body(
 				app.Button().ID("tour-fix-door").Type("button").Class("primary").Text("Flip the door to fixed").

@@ -50,9 +50,9 @@ type PipelineView struct {
 	Tenant  string
 	Stage   engine.Stage // the selected event's stage
 	Stages  []PipelineStage
-	// Prefill and Decode say where each half of the request is: both are
-	// shown at once, so a half still running after the other was cancelled
-	// is visible.
+	// Prefill and Decode say where each half of the request is, its stage
+	// and what the stage does: both are shown at once, so a half still
+	// running after the other was cancelled is visible.
 	Prefill, Decode string
 	Door            string // what the door checked and ignored
 	// PrefillIntake and DecodeIntake are each server's own verdict on the
@@ -122,13 +122,14 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 		if ev.Step > step {
 			continue
 		}
+		at := string(ev.Stage) + " — " + pipelineStages[i].role
 		switch ev.Half {
 		case engine.HalfPrefill:
-			v.Prefill = string(ev.Stage)
+			v.Prefill = at
 		case engine.HalfDecode:
-			v.Decode = string(ev.Stage)
+			v.Decode = at
 		case engine.HalfBoth:
-			v.Prefill, v.Decode = string(ev.Stage), string(ev.Stage)
+			v.Prefill, v.Decode = at, at
 		}
 		switch ev.Stage {
 		case engine.StageIntake:

@@ -72,15 +72,15 @@ func TestPipelineFollowsBAfterTheDoor(t *testing.T) {
 	v := s.Pipeline()
 	assert.Equal(t, engine.StagePrefillTransfer, v.Stage)
 	assert.Equal(t, "wrote 1 token into 1 of 8 reserved pages; decode commits 125 positions (prefill's one placeholder token)", v.Transfer)
-	assert.Equal(t, "prefill.transfer", v.Prefill)
-	assert.Equal(t, "decode.prealloc", v.Decode, "decode waits for the transfer")
+	assert.Equal(t, "prefill.transfer — send_kv_chunk over RDMA", v.Prefill, "the stage, and what it does in words")
+	assert.Equal(t, "decode.prealloc — reserves pages for fill_len, the prompt as decode saw it; send_metadata", v.Decode, "decode waits for the transfer")
 	assert.Equal(t, engine.PollSuccess, v.Poll)
 
 	require.NoError(t, s.SelectStep(24)) // decode's release, after prefill's
 	v = s.Pipeline()
 	assert.Equal(t, engine.StageRelease, v.Stage)
-	assert.Equal(t, "release", v.Prefill)
-	assert.Equal(t, "release", v.Decode)
+	assert.Equal(t, "release — free() on each pool: ids back, KV kept", v.Prefill)
+	assert.Equal(t, v.Prefill, v.Decode)
 	assert.Equal(t, StageCurrent, v.Stages[len(v.Stages)-1].State)
 
 	require.NoError(t, s.LoadPreset("symmetric"))
@@ -111,7 +111,7 @@ func TestPipelineShowsEachServersIntakeAsItRuns(t *testing.T) {
 	require.NoError(t, s.SelectStep(14)) // r2's intake on decode
 	v = s.Pipeline()
 	assert.Equal(t, decodeAdmitsB, v.DecodeIntake)
-	assert.Equal(t, "intake", v.Decode)
+	assert.Equal(t, "intake — validate_input_length, each server against its own pool", v.Decode)
 
 	// A prompt the API refuses reaches neither server's intake.
 	require.NoError(t, s.SetText(PromptTokens, "300"))

@@ -33,6 +33,8 @@ type Session struct {
 	view    View
 	playing bool
 	memo    memo
+	// tourReset says what the tour's last move undid of the reader's run.
+	tourReset string
 }
 
 // NewSession opens on the article's demo.

@@ -87,14 +87,31 @@ func TestTourMovesTheDemoRunAndComesBackToIt(t *testing.T) {
 	assert.Equal(t, 15, s.Step())
 	assert.Equal(t, engine.StageAdmission, s.Pipeline().Stage)
 	v := s.Tour()
-	assert.Equal(t, TourView{Open: true, N: 4, Of: 8, Card: TourCards()[3]}, v)
+	assert.Equal(t, TourView{Open: true, N: 4, Of: 8, Card: TourCards()[3], Step: 15, Steps: 24,
+		Reset: "The tour runs on the article's demo, so it put the demo back: context length (tokens) 1,048,576 → 256; prefill KV pool (tokens) 681,280 → 128; " +
+			"decode KV pool (tokens) 1,048,576 → 144; page size (tokens) 1 → 16; your 4 requests → the demo's 2."}, v)
 
 	require.NoError(t, s.TourTo(8))
+	assert.Empty(t, s.Tour().Reset, "a card that undid nothing says nothing")
+	assert.False(t, s.Tour().Away)
 	require.NoError(t, s.SetMode(engine.Fixed))
-	assert.True(t, s.Tour().Changed, "the reader tried the fix")
+	v = s.Tour()
+	assert.True(t, v.Changed, "the reader tried the fix")
+	assert.Equal(t, [2]int{16, 16}, [2]int{v.Step, v.Steps}, "the card reads the fixed run's step, as the stepper does")
+	assert.False(t, v.Away, "on a run of the reader's own the card's step means nothing")
 	assert.Equal(t, "400", s.Response().Status)
 	require.NoError(t, s.TourTo(7))
 	assert.Equal(t, "200", s.Response().Status, "back on the demo's run")
+	assert.Equal(t, "The tour runs on the article's demo, so it put the demo back: admission mode fixed → vulnerable.", s.Tour().Reset)
+
+	s.StepBy(-1)
+	v = s.Tour()
+	assert.True(t, v.Away, "the reader stepped off the card's step")
+	assert.Equal(t, v.Card.Step-1, v.Step)
+	require.NoError(t, s.SetChoice(Door, DoorFixed))
+	assert.Empty(t, s.Tour().Reset, "once the reader changes the run again, the old undo is not news")
+	require.NoError(t, s.TourTo(6))
+	assert.Equal(t, "The tour runs on the article's demo, so it put the demo back: what the door retires “a pending rejection, a failed transfer, an abort and a cancel” → “a failed transfer, an abort and a cancel”.", s.Tour().Reset)
 
 	assert.Error(t, s.TourTo(9))
 	s.CloseTour()

@@ -183,9 +183,10 @@ func buildCompare(cfg engine.Config, ops []engine.Op, tenants []string) (Compare
 	v := CompareView{Difference: c.Difference}
 	titles := [2]string{"vulnerable door (pre-patch)", "fixed door (SGLang #38704)"}
 	for i, side := range []engine.Side{c.Vulnerable, c.Fixed} {
+		pages, resps := side.Metrics.LeakedPages, side.Metrics.LeakedResponses
 		sv := SideView{Title: titles[i], Mode: string(side.Mode), Status: "—", Verdict: "No request yet.",
-			Totals: "Over the run: " + engine.Thousands(int64(side.Metrics.LeakedPages)) + " leaked pages in " +
-				engine.Thousands(int64(side.Metrics.LeakedResponses)) + " responses."}
+			Totals: "Over the run: " + engine.Thousands(int64(pages)) + " leaked " + plural(pages, "page", "pages") + " in " +
+				engine.Thousands(int64(resps)) + " " + plural(resps, "response", "responses") + "."}
 		if side.Last != nil {
 			sv.Status, sv.Verdict = strconv.Itoa(side.Last.Status), side.Last.Verdict()
 		}

@@ -36,3 +36,12 @@ func metricValue(t *testing.T, v MetricsView, key string) string {
 	t.Fatalf("no metric %q", key)
 	return ""
 }
+
+// The comparison's totals count in words that agree with their numbers.
+func TestCompareTotalsAgreeWithTheirCounts(t *testing.T) {
+	s := NewSession()
+	c, err := s.Compare()
+	require.NoError(t, err)
+	assert.Equal(t, "Over the run: 7 leaked pages in 1 response.", c.Sides[0].Totals)
+	assert.Equal(t, "Over the run: 0 leaked pages in 0 responses.", c.Sides[1].Totals)
+}

@@ -1,0 +1,35 @@
+package e2e
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+var shortBy = regexp.MustCompile(`short by ([\d,]+)`)
+
+// GLM-5.3 at launch: the capacity check and launch probe (c) give the one
+// "short by" figure, 367,296 (the context 1,048,576 less prefill's pool
+// 681,280).
+func TestOneShortByFigure(t *testing.T) {
+	b := newBrowser(t)
+	b.Open(serveSite(t) + "?v=3&preset=glm-launch")
+	waitFor(b, "the capacity check", `(document.querySelector("#capacity") || {}).textContent?.includes("short by")`)
+	figures := func(text string) []string {
+		var out []string
+		for _, m := range shortBy.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	assert.Equal(t, []string{"367,296"}, figures(textOf(b, "#capacity")), "the capacity check: %s", textOf(b, "#capacity"))
+	clickSel(b, "#run-launch")
+	probe := `#launch li[data-result=fail] .detail`
+	waitFor(b, "launch probe (c)", `[...document.querySelectorAll(`+jsLit(probe)+`)].some(e => e.textContent.includes("short by"))`)
+	var got []string
+	for _, d := range evalJS[[]string](b, `[...document.querySelectorAll(`+jsLit(probe)+`)].map(e => e.textContent)`) {
+		got = append(got, figures(d)...)
+	}
+	assert.Equal(t, []string{"367,296"}, got, "launch probe (c)")
+}

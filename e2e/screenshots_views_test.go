@@ -1,0 +1,51 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// shootViews saves the views a first visit meets beyond the main page —
+// a tour card with its part of the page, the pool embedded alone, the
+// share panel with its snippet — at desktop and phone widths, each file
+// name ending in suffix ("" or "-dark"), for a human to look at.
+func shootViews(t *testing.T, b *browser, site, dir, suffix string) {
+	t.Helper()
+	for _, w := range []int64{1280, phoneWidth} {
+		b.Do(chromedp.EmulateViewport(w, 800))
+		b.Open(site + "?tour=3")
+		waitFor(b, "card 3", `(document.querySelector("#tour-pos") || {}).textContent?.includes("card 3 of 8")`)
+		stillRect(b, spotOf(t, b))
+		viewportShot(b, filepath.Join(dir, "tour-3-"+strconv.FormatInt(w, 10)+suffix+".png"))
+
+		b.Open(site + "?" + demoQuery + "&embed=1&view=pool")
+		waitFor(b, "the pool alone", jsExists("#grid"))
+		b.Screenshot(filepath.Join(dir, "embed-pool-"+strconv.FormatInt(w, 10)+suffix+".png"), int(w))
+	}
+	b.Do(chromedp.ResetViewport())
+	b.Open(site + "?" + demoQuery)
+	clickSel(b, "#embed")
+	waitFor(b, "the snippet", jsExists("#embed-snippet"))
+	clickSel(b, "#send")
+	waitFor(b, "the line under Send", `(document.querySelector("#send-result") || {}).textContent?.includes("HTTP")`)
+	waitLate(b)
+	b.Screenshot(filepath.Join(dir, "desktop-share"+suffix+".png"), 1280)
+	b.Screenshot(filepath.Join(dir, "phone-share"+suffix+".png"), phoneWidth)
+}
+
+// viewportShot saves what the viewport shows (a fixed or sticky card where
+// the reader sees it, which a full-page capture would move).
+func viewportShot(b *browser, path string) {
+	b.t.Helper()
+	png := run(b, chromedp.CaptureScreenshot())
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
