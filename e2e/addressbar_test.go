@@ -63,7 +63,7 @@ func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
 	// The log is one of the panels that follow a change after its paint
 	// (web/lateviews.go): read it once they have.
 	waitLate(b)
-	assert.Equal(t, 4, countAll(b, `#log li[data-stage="intake"]`), "four requests ran")
+	assert.Equal(t, 8, countAll(b, `#log li[data-stage="intake"]`), "four requests ran, each through both servers' intake")
 	assert.Equal(t, 4, got.SendsInQuery, "and the address bar has all four")
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const compactEmbed = "?v=2&preset=demo&embed=1"
+const compactEmbed = "?v=3&preset=demo&embed=1"
 
 // At 800 × 600 the compact embed leads with the result: the verdict and
 // the pool are on screen without scrolling, and the height it posts to the

@@ -20,7 +20,7 @@ var badNumbers = []struct{ name, value string }{
 
 // numericFields are the playground's number inputs: the four settings and
 // the request's prompt length.
-var numericFields = []string{"ctx", "pool", "page-size", "slot-pages", "prompt-tokens"}
+var numericFields = []string{"ctx", "pool", "page-size", "decode-pool", "prompt-tokens"}
 
 // fieldError is the JavaScript test that #<id>-error is shown beside the
 // field: a role=alert message in the field's own block, which the input
@@ -226,8 +226,8 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("link", func(t *testing.T) {
 		withT(b, t)
 		const tenant, content = `'><pwn-link data-pwn=tenant>`, `"><pwn-link data-pwn=content></pwn-link>`
-		q := "v=2&ctx=256&pool=128&page=16&slot=8&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
-			"&op=s," + url.QueryEscape(tenant) + ",120,-," + url.QueryEscape(content) + "&op=s,B,200,-,x"
+		q := "v=3&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+			"&op=s," + url.QueryEscape(tenant) + ",120,-," + url.QueryEscape(content) + "&op=s,B,125,-,x"
 		b.Open(site + "?" + q)
 		waitFor(b, "the leak from the link", `document.querySelector("#status").textContent === "200"`)
 		noMarkup(t, content)
@@ -237,7 +237,7 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("banner", func(t *testing.T) {
 		withT(b, t)
 		const preset = `"><pwn-banner data-pwn=preset>`
-		b.Open(site + "?v=2&preset=" + url.QueryEscape(preset))
+		b.Open(site + "?v=3&preset=" + url.QueryEscape(preset))
 		waitFor(b, "the banner", jsExists("#banner"))
 		noMarkup(t, preset)
 	})

@@ -27,7 +27,7 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 
 	// A permalink is the same page with a query string: it opens offline too
 	// and replays its run.
-	b.Open(site.URL + "?v=2&preset=demo-fixed")
+	b.Open(site.URL + "?v=3&preset=demo-fixed")
 	waitFor(b, "the status", jsExists("#status"))
 	status := run(b, chromedp.Evaluate[string](`document.querySelector("#status").textContent`))
 	if status != "400" {

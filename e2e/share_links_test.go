@@ -49,7 +49,7 @@ func TestPermalinkOpensEveryPreset(t *testing.T) {
 			assert.False(t, s.HasBanner, "%s&step=%d: banner %q", p.Slug, step, s.Banner)
 
 			// The short form names only the preset.
-			b.Open(site + "?v=2&preset=" + p.Slug + "&step=" + strconv.Itoa(step))
+			b.Open(site + "?v=3&preset=" + p.Slug + "&step=" + strconv.Itoa(step))
 			s = waitShows(b, p.Slug+" from its short link", expectAt(t, p.Slug, step))
 			assert.False(t, s.HasBanner, "short %s link: banner %q", p.Slug, s.Banner)
 			t.Logf("%s: three links in %s", p.Slug, time.Since(start).Round(time.Millisecond))
@@ -71,7 +71,7 @@ func TestPresetStepsAsPinned(t *testing.T) {
 			require.NotEmpty(t, want.Steps)
 			for _, sp := range want.Steps {
 				for _, step := range []int{sp.From, sp.To} {
-					b.Open(site + "?v=2&preset=" + slug + "&step=" + strconv.Itoa(step))
+					b.Open(site + "?v=3&preset=" + slug + "&step=" + strconv.Itoa(step))
 					s := waitShows(b, slug+" at step "+strconv.Itoa(step), expectAt(t, slug, step))
 					assert.False(t, s.HasBanner, "%s&step=%d: banner %q", slug, step, s.Banner)
 				}
@@ -169,7 +169,7 @@ func TestHostileLinks(t *testing.T) {
 		name, query, banner string
 	}{
 		{"unknown version", with("v", "9"), `unknown link version "9": this playground reads versions 1 and 2`},
-		{"no version", strings.TrimPrefix(demoQuery, "v=2&"), `unknown link version ""`},
+		{"no version", strings.TrimPrefix(demoQuery, "v=3&"), `unknown link version ""`},
 		{"garbage", "%%%", `unknown parameter "%%%"`},
 		{"bad escape", with("pool", "%zz"), `parameter "pool" is not properly escaped`},
 		{"unknown preset", with("preset", "nope"), `unknown preset "nope"`},

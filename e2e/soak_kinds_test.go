@@ -20,7 +20,7 @@ type soakKind struct {
 
 // The explicit controls; the dom-* kinds add whatever else the page has.
 var (
-	soakNumberFields = []string{"#ctx", "#pool", "#page-size", "#slot-pages", "#prompt-tokens"}
+	soakNumberFields = []string{"#ctx", "#pool", "#page-size", "#decode-pool", "#prompt-tokens"}
 	soakTextFields   = []string{"#secret", "#tenant-name"}
 	soakSelects      = []string{"#preset", "#mode", "#cancel", "#tenant", "#end-early"}
 	soakButtons      = []string{"#send", "#send", "#reset", "#add-tenant", "#rename", "#step-back", "#play",

@@ -12,7 +12,7 @@ import (
 // same one.
 
 // soakNumbers go into the numeric fields (#ctx, #pool, #page-size,
-// #slot-pages, #prompt-tokens).
+// #decode-pool, #prompt-tokens).
 var soakNumbers = []string{
 	// good
 	"1", "2", "8", "16", "64", "256", "1024", "4096", "32768", "681280", "681,280", "681 280",
@@ -50,7 +50,7 @@ var soakQueries = []string{
 	"?v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&embed=1&ro=1",
 	"?v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&compare=1&step=1",
 	// refused
-	"?v=2&preset=demo", "?v=1&preset=nope", "?v=1&ctx=0", "?v=1&ctx=abc", "?v=1&ctx=-5",
+	"?v=3&preset=demo", "?v=2&preset=demo", "?v=1&preset=nope", "?v=1&ctx=0", "?v=1&ctx=abc", "?v=1&ctx=-5",
 	"?v=1&op=s,%ZZ,1,-,x", "?v=1&step=99999", "?v=1&preset=demo&step=99999", "?v=1&preset=demo&step=-1",
 	"?v=1&v=1", "?v=1&op=x,1,drained", "?v=1&op=x,0,bogus", "?v=1&op=s,A,1,bogus,x", "?v=1&op=s,,1,-,x",
 	"?v=1&mode=weird", "?v=1&cancel=weird", "?v=1&scrub=2", "?%", "?v=1&preset=demo#frag", "?&&&", "?=",
