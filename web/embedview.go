@@ -27,7 +27,7 @@ func (p *playground) renderEmbed(v pageViews, cls string) app.UI {
 func (p *playground) embedPanels(v pageViews) []app.UI {
 	pipeline := func() app.UI { return newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged) }
 	pool := func() app.UI {
-		return newPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
+		return newPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).
 			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare)
 	}
 	switch v.view.Panel {

@@ -16,6 +16,7 @@ type poolView struct {
 
 	IPool    model.PoolPanelView
 	IPrefill model.PrefillPoolView
+	IFolded  bool // prefill's pool folded (the compact embed)
 	ICompare bool
 
 	table bool
@@ -29,6 +30,7 @@ func newPoolView() *poolView { return &poolView{} }
 
 func (c *poolView) Pool(v model.PoolPanelView) *poolView            { c.IPool = v; return c }
 func (c *poolView) Prefill(v model.PrefillPoolView) *poolView       { c.IPrefill = v; return c }
+func (c *poolView) FoldPrefill(v bool) *poolView                    { c.IFolded = v; return c }
 func (c *poolView) Compare(v bool) *poolView                        { c.ICompare = v; return c }
 func (c *poolView) OnZoom(fn func(app.Context, int, int)) *poolView { c.onZoom = fn; return c }
 func (c *poolView) OnZoomOut(fn func(app.Context)) *poolView        { c.onZoomOut = fn; return c }
@@ -58,7 +60,7 @@ func (c *poolView) Render() app.UI {
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
 		app.H2().ID("pool-h").Text("KV pools"),
-		newPrefillPool().Pool(c.IPrefill),
+		newPrefillPool().Pool(c.IPrefill).Folded(c.IFolded),
 		app.Div().ID("pool-decode").Class("pool-server").Body(c.decode(g, caption, toggle, compare, grid, table)...),
 	)
 }

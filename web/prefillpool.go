@@ -16,11 +16,15 @@ type prefillPool struct {
 	app.Compo
 
 	IPool model.PrefillPoolView
+	// IFolded shows it as a closed disclosure: the compact embed, where
+	// decode's pool, on which the leak lands, must stay on screen.
+	IFolded bool
 }
 
 func newPrefillPool() *prefillPool { return &prefillPool{} }
 
 func (c *prefillPool) Pool(v model.PrefillPoolView) *prefillPool { c.IPool = v; return c }
+func (c *prefillPool) Folded(v bool) *prefillPool                { c.IFolded = v; return c }
 
 func (c *prefillPool) Render() app.UI {
 	countRender("prefillPool")
@@ -34,10 +38,16 @@ func (c *prefillPool) Render() app.UI {
 	default:
 		body = app.Raw(prefillGridHTML(v.Grid))
 	}
+	hint := app.P().Class("hint").Text(v.Summary + ". Prefill builds its prompt's KV here and frees it after the transfer; it reads no page it did not write, so a leak lands on decode's pool below.")
+	if c.IFolded {
+		return app.Details().ID("pool-prefill").Class("pool-server").Body(
+			app.Summary().ID("pool-prefill-h").Text("Prefill server's pool: "+v.Summary),
+			hint, body,
+		)
+	}
 	return app.Div().ID("pool-prefill").Class("pool-server").Body(
 		app.H3().ID("pool-prefill-h").Text("Prefill server's pool"),
-		app.P().Class("hint").Text(v.Summary+". Prefill builds its prompt's KV here and frees it after the transfer; it reads no page it did not write, so a leak lands on decode's pool below."),
-		body,
+		hint, body,
 	)
 }
 
