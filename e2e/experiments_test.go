@@ -46,7 +46,7 @@ func doorBoxes(b *browser) string {
 func TestExperiments(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
-	const demoLeak = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200"
+	const demoLeak = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1"
 	cases := []struct {
 		name string
 		run  func(t *testing.T)
@@ -111,7 +111,7 @@ func TestExperiments(t *testing.T) {
 			assert.NotContains(t, readView(b).Search, "gw=")
 		}},
 		{"launch tests at launch: (a) passes, (b) and (c) fail", func(t *testing.T) {
-			openVerdict(b, site, "glm-launch", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200")
+			openVerdict(b, site, "glm-launch", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1")
 			clickSel(b, "#run-launch")
 			waitFor(b, "the suite's grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 1 of 3 passed."`)
 			assert.Equal(t, []string{"status:pass", "canary:fail", "capacity:fail"}, launchResults(b))
