@@ -38,7 +38,7 @@ func TestExportImport(t *testing.T) {
 	file := filepath.Join(downloads, "kvleak-run.json")
 	data := waitForDownload(t, file)
 	s := waitView(b, "the export message", func(s pageView) bool { return s.ShareMsg != "" })
-	assert.Equal(t, "Exported 2 operations and 20 events as kvleak-run.json.", s.ShareMsg)
+	assert.Equal(t, "Exported 2 operations and 24 events as kvleak-run.json.", s.ShareMsg)
 
 	// The file: schema, version, and the run as the engine has it.
 	var f map[string]json.RawMessage
@@ -49,10 +49,10 @@ func TestExportImport(t *testing.T) {
 	var rf engine.RunFile
 	require.NoError(t, json.Unmarshal(data, &rf))
 	assert.Equal(t, "kvleak-run", rf.Schema)
-	assert.Equal(t, 2, rf.Version)
+	assert.Equal(t, engine.RunFileVersion, rf.Version)
 	assert.Equal(t, p.Config, rf.Config)
 	assert.Equal(t, p.Ops, rf.Ops)
-	assert.Len(t, rf.Events, 20)
+	assert.Len(t, rf.Events, 24)
 	assert.Len(t, rf.Responses, 2)
 	assert.Equal(t, 7, rf.Metrics.LeakedPages)
 
@@ -73,9 +73,9 @@ func TestExportImport(t *testing.T) {
 	huge := `{"schema": "kvleak-run", "version": 2, "pad": "` + strings.Repeat("x", engine.MaxRunFileBytes) + `"}`
 	bad := []struct{ name, content, msg string }{
 		{"notes.json", "these are my notes, not JSON", "Nothing was loaded: not a run file: "},
-		{"other.json", `{"schema": "something-else", "version": 2}`, `Nothing was loaded: not a run file of this playground (schema "something-else" version 2; want "kvleak-run" version 2)`},
-		{"future.json", `{"schema": "kvleak-run", "version": 3}`, `Nothing was loaded: not a run file of this playground (schema "kvleak-run" version 3; want "kvleak-run" version 2)`},
-		{"broken-run.json", `{"schema": "kvleak-run", "version": 2, "config": {"context": 16, "pool": 0, "page": 1, "slot": 8, "mode": "vulnerable", "alloc": "sorted", "cancel": "both", "kvBytes": 1}, "ops": []}`, "Nothing was loaded: the file's run cannot be replayed: pool size 0"},
+		{"other.json", `{"schema": "something-else", "version": 2}`, `Nothing was loaded: not a run file of this playground (schema "something-else" version 2; want "kvleak-run" version 1 to 3)`},
+		{"future.json", `{"schema": "kvleak-run", "version": 4}`, `Nothing was loaded: not a run file of this playground (schema "kvleak-run" version 4; want "kvleak-run" version 1 to 3)`},
+		{"broken-run.json", `{"schema": "kvleak-run", "version": 2, "config": {"context": 16, "pool": 0, "page": 1, "slot": 8, "mode": "vulnerable", "alloc": "sorted", "cancel": "both", "kvBytes": 1}, "ops": []}`, "Nothing was loaded: the file's run cannot be replayed: prefill pool size 0"},
 		{"huge.json", huge, "That file is " + engine.Thousands(int64(len(huge))) + " bytes; at most 4,194,304 are read."},
 	}
 	for _, c := range bad {
