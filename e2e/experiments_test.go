@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 // The article's three questions as experiments (issue 13), each seen to
@@ -67,7 +70,8 @@ func TestExperiments(t *testing.T) {
 		}},
 		{"errored: decode not told leaks; retired answers 500", func(t *testing.T) {
 			openShort(b, site, "door-errored")
-			assert.Equal(t, "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200", textOf(b, "#verdict"))
+			// The failed transfer wrote nothing: decode attends over A's 120 stale positions.
+			assert.Equal(t, "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 120 positions; prefill wrote 0", textOf(b, "#verdict"))
 			clickSel(b, "#door-errored")
 			waitVerdict(b, "Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error")
 			assert.Equal(t, "500", textOf(b, "#status"))
@@ -111,19 +115,26 @@ func TestExperiments(t *testing.T) {
 			assert.NotContains(t, readView(b).Search, "gw=")
 		}},
 		{"launch tests at launch: (a) passes, (b) and (c) fail", func(t *testing.T) {
-			openVerdict(b, site, "glm-launch", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1")
+			openVerdict(b, site, "glm-launch", "LEAK: 4,095 pages of tenant A and 677,177 pages of tenant D returned to tenant B with HTTP 200 — decode attended over 900,000 positions; prefill wrote 1")
+			// The run with the suite, as the engine replays it: r7 is canary-2.
+			p := mustPreset(t, "glm-launch")
+			e, err := engine.Replay(p.Config, append(append([]engine.Op(nil), p.Ops...), engine.LaunchSuite(p.Config)...))
+			require.NoError(t, err)
+			r7, ok := e.Response(7)
+			require.True(t, ok, "the engine answers r7")
+			require.Equal(t, "canary-2", r7.Tenant)
 			clickSel(b, "#run-launch")
 			waitFor(b, "the suite's grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 1 of 3 passed."`)
 			assert.Equal(t, []string{"status:pass", "canary:fail", "capacity:fail"}, launchResults(b))
-			assert.Equal(t, "Fails: r7 (tenant canary-2) got 7 pages of tenant A — pages 81–87.", textOf(b, `#launch [data-test=canary] .detail`))
+			assert.Equal(t, "Fails: r7 (tenant canary-2) got 4,095 pages of tenant A and 677,177 pages of tenant D — pages 1–4,095, 4,096–681,272.", textOf(b, `#launch [data-test=canary] .detail`))
 			assert.Contains(t, readView(b).Search, "&op=s,canary-1,64,-,CANARY-1-k7Q2&")
 			// Replayable: the address bar's link grades the same in a fresh load.
 			b.Open(site + readView(b).Search)
 			waitFor(b, "the replayed grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 1 of 3 passed."`)
 			// Each test's requests are in the run: show one in the log.
 			clickSel(b, `#launch [data-test=canary] .launch-requests button:last-child`)
-			waitFor(b, "r7's response selected", `/^Step \d+ of 72$/.test(document.querySelector("#step-pos").textContent.trim())`)
-			assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant canary-2 with HTTP 200", textOf(b, "#verdict"))
+			waitFor(b, "r7's response selected", fmt.Sprintf(`document.querySelector("#step-pos").textContent.trim() === "Step %d of %d"`, r7.Step, e.Log().Len()))
+			assert.Equal(t, "LEAK: 4,095 pages of tenant A and 677,177 pages of tenant D returned to tenant canary-2 with HTTP 200 — decode attended over 917,504 positions; prefill wrote 1", textOf(b, "#verdict"))
 		}},
 		{"launch tests after remediation: all pass", func(t *testing.T) {
 			openVerdict(b, site, "glm-remediated", "OK: HTTP 200 with tenant B's own 900,000 pages")

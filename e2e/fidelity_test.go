@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,6 +14,33 @@ import (
 // The UI of issue 11 (the engine brought in line with SGLang): the
 // allocator, the four modes, version 1 links, the article's transcript,
 // the late write and the KVPoll badges.
+
+// replayed is the engine's run of cfg and ops: the truth the page shows.
+func replayed(t *testing.T, cfg engine.Config, ops []engine.Op) *engine.Engine {
+	t.Helper()
+	e, err := engine.Replay(cfg, ops)
+	require.NoError(t, err)
+	return e
+}
+
+// lastStep is "Step N of N" for the engine's run of cfg and ops.
+func lastStep(t *testing.T, cfg engine.Config, ops []engine.Op) string {
+	t.Helper()
+	n := replayed(t, cfg, ops).Log().Len()
+	return fmt.Sprintf("Step %d of %d", n, n)
+}
+
+// eventStep is the log step of request id's event at stage (the first such).
+func eventStep(t *testing.T, e *engine.Engine, id int, stage engine.Stage) int {
+	t.Helper()
+	for i := range e.Log().Len() {
+		if ev := e.Log().At(i); ev.Request == id && ev.Stage == stage {
+			return ev.Step
+		}
+	}
+	t.Fatalf("r%d has no %s event", id, stage)
+	return 0
+}
 
 // optionValues lists a select's option values in order.
 func optionValues(b *browser, sel string) []string {
@@ -73,7 +101,7 @@ func TestAllocatorSetting(t *testing.T) {
 		q := linkQuery("", cfg, lw.Ops)
 		b.Open(site + "?" + q)
 		s := waitShows(b, "late-write under "+string(c.alloc), expectation{
-			Status: "200", Verdict: c.verdict, StepPos: "Step 31 of 31", Pool: canonicalPool(t, c.pool)})
+			Status: "200", Verdict: c.verdict, StepPos: lastStep(t, cfg, lw.Ops), Pool: canonicalPool(t, c.pool)})
 		assert.Equal(t, c.announce, s.Announce, string(c.alloc))
 		assert.Equal(t, string(c.alloc), valueOf(b, "#allocator"))
 		assert.False(t, s.HasBanner, "banner %q", s.Banner)
@@ -92,10 +120,17 @@ func TestAllocatorSetting(t *testing.T) {
 // TestEachModeStopsTheDemoLeak puts the demo behind each half of SGLang
 // #38704 alone: retiring the request at admission refuses B before any
 // page is reserved; checking the transferred length refuses it after the
-// reservation, before decode reads a stale page.
+// reservation, before decode reads a stale page. The grid is decode's
+// pool: 9 pages of 16 tokens.
 func TestEachModeStopsTheDemoLeak(t *testing.T) {
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
+	demo := mustPreset(t, "demo")
+	stepsIn := func(m engine.Mode) string {
+		cfg := demo.Config
+		cfg.Mode = m
+		return lastStep(t, cfg, demo.Ops)
+	}
 	require.Equal(t, []string{"vulnerable", "fixed", "retire-only", "length-check-only"}, optionValues(b, "#mode"))
 	r2Stages := func() []string {
 		return evalJS[[]string](b, `[...document.querySelectorAll("#log li[data-step][data-stage]")]
@@ -106,22 +141,26 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 	t.Run("retire-only", func(t *testing.T) {
 		withT(b, t)
 		setField(b, "#mode", "retire-only")
-		s := waitView(b, "the 400 at admission", func(s pageView) bool { return s.Status == "400" && s.StepPos == "Step 13 of 13" })
+		last := stepsIn(engine.RetireOnly)
+		s := waitView(b, "the 400 at admission", func(s pageView) bool { return s.Status == "400" && s.StepPos == last })
 		assert.Equal(t, "Rejected with 400 before any page was allocated", s.Verdict)
-		assert.Equal(t, "A~×8", poolNotation(s.Cells), "B reserved nothing")
-		assert.Equal(t, []string{"intake", "admission", "response"}, r2Stages(), "r2 never reaches decode")
+		assert.Equal(t, "A~×8 .", poolNotation(s.Cells), "B reserved nothing")
+		assert.Equal(t, []string{"intake", "intake", "admission", "response"}, r2Stages(),
+			"r2 passes both servers' intake and never reaches prefill or decode")
 		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
 		assert.Empty(t, gridCells(b, "[data-state=leaked]"))
 	})
 	t.Run("length-check-only", func(t *testing.T) {
 		withT(b, t)
 		setField(b, "#mode", "length-check-only")
-		s := waitView(b, "the 400 at decode.transfer", func(s pageView) bool { return s.Status == "400" && s.StepPos == "Step 19 of 19" })
+		last := stepsIn(engine.LengthCheckOnly)
+		s := waitView(b, "the 400 at decode.transfer", func(s pageView) bool { return s.Status == "400" && s.StepPos == last })
 		assert.Equal(t, "Aborted with 400 before decode committed: prefill transferred 1 token for 8 reserved pages; no stale page was read", s.Verdict)
 		// B's placeholder wrote page 0; A's 7 pages stay stale, unread.
-		assert.Equal(t, "B~ A~×7", poolNotation(s.Cells))
-		assert.Equal(t, []string{"intake", "admission", "prefill.bootstrap", "decode.prealloc", "prefill.forward",
-			"prefill.transfer", "decode.transfer", "response", "release"}, r2Stages(), "r2 is allocated, then aborted before decode.running")
+		assert.Equal(t, "B~ A~×7 .", poolNotation(s.Cells))
+		assert.Equal(t, []string{"intake", "intake", "admission", "prefill.bootstrap", "decode.prealloc", "prefill.forward",
+			"prefill.transfer", "release", "decode.transfer", "response", "release"}, r2Stages(),
+			"r2 is allocated on both servers, then aborted before decode.running")
 		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
 		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
 	})
@@ -133,22 +172,38 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 	})
 }
 
-// TestVersion1Link opens the demo's link as schema v=1 wrote it: it opens
-// with the allocator it was made with (lifo), and a notice names the
-// requests that SGLang's limit now ends differently. Under the limit an
-// 8-token pool takes prompts below 2 tokens, so A's 8 tokens take the
-// placeholder path too and B reads 7 never-written pages, not A's.
+// TestVersion1Link opens the demo's link as schema v=1 wrote it, when the
+// engine had one pool: it opens with the allocator it was made with (lifo),
+// its slot is dropped, its 8-token pool becomes prefill's and decode's pool
+// backs the 16-token context, and a notice says so. Under the two servers'
+// limits (prefill's max_req_input_len 2, decode's 10) B's 12 tokens are
+// rejected by both: decode reserves 1 page for its own placeholder and
+// answers 400, reading no other tenant's KV. The engine is the judge.
 func TestVersion1Link(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?" + legacyDemoQuery)
-	s := waitShows(b, "the v=1 demo under the new limit", expectation{
-		Status:  "200",
-		Verdict: "WRONG 200: tenant B's rejected request was answered with 7 zeroed pages — no foreign content, but a failure reported as success",
-		StepPos: "Step 20 of 20", Pool: "B~ .×7"})
+	demo := mustPreset(t, "demo")
+	cfg := engine.Config{ContextTokens: 16, PoolTokens: 8, DecodePoolTokens: 16, PageTokens: 1,
+		Mode: engine.Vulnerable, Allocator: engine.LIFO, Cancel: demo.Config.Cancel, KVBytesPerToken: demo.Config.KVBytesPerToken}
+	ops := []engine.Op{
+		{Send: &engine.Request{Tenant: "A", PromptTokens: 8, Content: demoSecret}},
+		{Send: &engine.Request{Tenant: "B", PromptTokens: 12, Content: "summarise my notes"}},
+	}
+	e := replayed(t, cfg, ops)
+	r2, ok := e.Response(2)
+	require.True(t, ok, "the engine answers r2")
+	require.True(t, r2.PrefillRejected && r2.DecodeRejected, "both servers reject B's 12 tokens")
+	require.Equal(t, 400, r2.Status)
+	s := waitShows(b, "the v=1 demo under two pools", expectation{
+		Status:  "400",
+		Verdict: "Rejected with 400 by decode after it ran: its own intake had rejected the prompt too, so it reserved 1 page for its placeholder and attended over its own 1 position only; no other tenant's KV was read",
+		StepPos: lastStep(t, cfg, ops), Pool: "B~ .×15"})
 	assert.False(t, s.HasBanner, "banner %q", s.Banner)
 	assert.Equal(t, "lifo", valueOf(b, "#allocator"), "a v=1 link ran with lifo")
-	assert.Equal(t, "This link was made before the playground followed SGLang's prompt limit (max_req_input_len = min(context − 1, pool − 1) − 5): r1, r2 now end differently than when it was made.",
+	assert.Equal(t, "16", valueOf(b, "#decode-pool"), "decode's pool backs the context")
+	assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. Outcomes may differ from when it was made.",
 		textOf(b, "#notice"))
 
 	// The short form names today's preset: nothing to say.
@@ -206,8 +261,9 @@ func transcriptLines(b *browser) []string {
 // Draining the deferred release instead leaves C its own KV.
 func TestLateWrite(t *testing.T) {
 	b := openPlayground(t)
+	lw, drained := mustPreset(t, "late-write"), mustPreset(t, "late-write-drained")
 	choosePreset(b, "late-write")
-	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes("Step 31 of 31")`)
+	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes(`+jsLit(lastStep(t, lw.Config, lw.Ops))+`)`)
 	assert.Equal(t, "200", textOf(b, "#status"))
 	assert.Equal(t, lateWriteVerdict, textOf(b, "#verdict"))
 	assert.Contains(t, textOf(b, "#response"), "tenant-A:"+demoSecret, "#response")
@@ -223,14 +279,16 @@ func TestLateWrite(t *testing.T) {
 	assert.Equal(t, []string{"r2", "r3", "r1"}, late, "the requests of the prefill.transfer rows, in log order")
 
 	choosePreset(b, "late-write-drained")
-	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes("Step 30 of 30")`)
+	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes(`+jsLit(lastStep(t, drained.Config, drained.Ops))+`)`)
 	assert.Equal(t, "OK: HTTP 200 with tenant C's own 8 pages", textOf(b, "#verdict"))
 	assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response")
 	assert.Empty(t, gridCells(b, "[data-state=leaked]"))
 }
 
 // TestKVPollBadges checks the demo's log: each transfer stage carries the
-// KVPoll state SGLang polls there, and no other row has one.
+// KVPoll state SGLang polls there, and no other row has one. The steps are
+// the engine's (each request logs both servers' intake, and prefill's
+// release between the transfer and decode's poll).
 func TestKVPollBadges(t *testing.T) {
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
@@ -244,13 +302,21 @@ func TestKVPollBadges(t *testing.T) {
 		.filter(li => li.querySelector("span.log-poll"))
 		.map(li => { const p = li.querySelector("span.log-poll");
 			return {step: +li.dataset.step, stage: li.dataset.stage, poll: p.dataset.poll, text: p.textContent}; })`)
+	demo := mustPreset(t, "demo")
+	e := replayed(t, demo.Config, demo.Ops)
 	var want []badge
-	for _, first := range []int{0, 10} { // A's request, then B's
-		want = append(want,
-			badge{first + 3, "prefill.bootstrap", "Bootstrapping", "KVPoll.Bootstrapping"},
-			badge{first + 4, "decode.prealloc", "WaitingForInput", "KVPoll.WaitingForInput"},
-			badge{first + 6, "prefill.transfer", "Success", "KVPoll.Success"},
-			badge{first + 7, "decode.transfer", "Success", "KVPoll.Success"})
+	for id := 1; id <= 2; id++ { // A's request, then B's
+		for _, w := range []struct {
+			stage engine.Stage
+			poll  string
+		}{
+			{"prefill.bootstrap", "Bootstrapping"},
+			{"decode.prealloc", "WaitingForInput"},
+			{"prefill.transfer", "Success"},
+			{"decode.transfer", "Success"},
+		} {
+			want = append(want, badge{eventStep(t, e, id, w.stage), string(w.stage), w.poll, "KVPoll." + w.poll})
+		}
 	}
 	assert.Equal(t, want, got)
 }
