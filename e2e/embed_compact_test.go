@@ -12,8 +12,9 @@ import (
 const compactEmbed = "?v=3&preset=demo&embed=1"
 
 // At 800 × 600 the compact embed leads with the result: the verdict and
-// the pool are on screen without scrolling, and the height it posts to the
-// embedding page (its content's) stays within 700 px.
+// decode's pool, where the leak lands, are on screen without scrolling
+// (prefill's is folded), and the height it posts to the embedding page
+// (its content's) stays within 700 px.
 func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(800, 600))
@@ -24,7 +25,9 @@ func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
 		return evalJS[float64](b, `document.querySelector(`+jsLit(sel)+`).getBoundingClientRect().bottom`)
 	}
 	assert.LessOrEqual(t, bottom("#verdict"), 600.0, "the verdict is on screen")
-	assert.LessOrEqual(t, bottom("#grid"), 600.0, "the pool is on screen")
+	assert.LessOrEqual(t, bottom("#grid"), 600.0, "decode's pool is on screen")
+	assert.Equal(t, "DETAILS", evalJS[string](b, `document.getElementById("pool-prefill").tagName`), "prefill's pool is folded")
+	assert.False(t, evalJS[bool](b, `document.getElementById("pool-prefill").open`), "prefill's pool is one disclosure away")
 	assert.LessOrEqual(t, evalJS[int](b, `document.body.scrollHeight`), 700, "the posted height")
 	assert.False(t, evalJS[bool](b, `document.getElementById("embed-settings").open`), "the settings are one disclosure away")
 	assert.Equal(t, 1, countAll(b, `#pipeline [aria-current="step"]`))

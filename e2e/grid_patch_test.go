@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
@@ -34,7 +35,9 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 	}
 	choosePreset(b, "demo")
 	check("the demo")
-	for _, step := range []int{3, 14, 20, 9} {
+	// A's bootstrap, B's reservation over A's freed pages, the last event,
+	// A's response.
+	for _, step := range []int{4, 17, 24, 11} {
 		scrubTo(b, step)
 		check("a scrub")
 	}
@@ -48,24 +51,30 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 	check("Back after the Sends")
 	// A grid of another size after a scrub: a run go-app keeps (its string
 	// is the one it holds) must not show the scrub's patched cells.
+	// The grid is decode's pool (#decode-pool); prefill's stays at 128, so
+	// B's 125 tokens still pass decode's intake only and get a 200 (from
+	// never-written pages: decode's free list is not short).
 	choosePreset(b, "demo")
-	setField(b, "#pool", "1024")
+	setField(b, "#decode-pool", "1024")
 	waitFor(b, "64 cells", `document.querySelectorAll("#grid [data-idx]").length === 64`)
-	scrubTo(b, 3)
+	scrubTo(b, 4)
 	check("a scrub in a pool of 64 pages")
-	setField(b, "#pool", "768")
+	setField(b, "#decode-pool", "768")
 	waitFor(b, "48 cells", `document.querySelectorAll("#grid [data-idx]").length === 48`)
 	check("a smaller pool after a scrub")
 	// Back to the first size: the cells patched before hold what the fresh
 	// runs wrote, not what was patched into them then.
-	setField(b, "#pool", "1024")
+	setField(b, "#decode-pool", "1024")
 	waitFor(b, "64 cells again", `document.querySelectorAll("#grid [data-idx]").length === 64`)
-	for _, step := range []int{20, 3, 14} {
+	require.True(t, strings.HasPrefix(textOf(b, "#verdict"), "WRONG 200"), "B passes decode's intake only: %s", textOf(b, "#verdict"))
+	for _, step := range []int{24, 4, 17} {
 		scrubTo(b, step)
 		check("a scrub in the pool of 64 pages again")
 	}
 	choosePreset(b, "glm-launch")
-	for _, step := range []int{2, 5, 3} {
+	// Admission (nothing in decode's pool yet), A's transfer into decode's
+	// pool, A's reservation.
+	for _, step := range []int{3, 7, 5} {
 		scrubTo(b, step)
 		check("a scrub at 681,280 pages")
 	}
@@ -78,7 +87,7 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
 	b := openHooked(t)
 	choosePreset(b, "demo")
-	scrubTo(b, 18)
+	scrubTo(b, 22) // B's decode.running: decode attends over its read window
 	waitLate(b)
 	before := evalJS[string](b, gridDOM)
 	ring := func(el string) string {
@@ -95,7 +104,7 @@ func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
 	require.True(t, evalJS[bool](b, `document.activeElement.classList.contains("in-window")`), "the cell is in the read window")
 	assert.NotEqual(t, inWindow, ring(`document.activeElement`), "the focused cell shows a focus ring, not the read window's outline")
 	pressKeys(b, ",")
-	waitFor(b, "step 17", `document.querySelector("#step-pos").textContent.startsWith("Step 17 of")`)
+	waitFor(b, "step 21", `document.querySelector("#step-pos").textContent.startsWith("Step 21 of")`)
 	waitLate(b)
 	require.NotEqual(t, before, evalJS[string](b, gridDOM), "the step changes cells")
 	assert.Equal(t, 0, evalJS[int](b, `[...document.querySelectorAll("#grid [data-idx]")].filter(el => !el.kvleakKept).length`), "every cell is the element it was")

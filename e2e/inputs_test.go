@@ -107,18 +107,28 @@ func TestNumericFieldsRejectBadInput(t *testing.T) {
 func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
 	b := openHooked(t)
 
-	t.Run("pool 681,280", func(t *testing.T) {
+	t.Run("decode pool 681,280", func(t *testing.T) {
 		withT(b, t)
-		setField(b, "#pool", "681,280")
-		// 681,280 tokens in the demo's 16-token pages: 42,580 pages, too
-		// many to draw one cell each.
+		// The grid is decode's pool. 681,280 tokens in the demo's 16-token
+		// pages: 42,580 pages, too many to draw one cell each.
+		setField(b, "#decode-pool", "681,280")
 		waitFor(b, "the grid redrawn in ranges", jsExists(`#grid .cell[data-page*="-"]`))
-		assert.Equal(t, "681,280", valueOf(b, "#pool"))
-		assert.Equal(t, 0, countAll(b, "#pool-error"))
+		assert.Equal(t, "681,280", valueOf(b, "#decode-pool"))
+		assert.Equal(t, 0, countAll(b, "#decode-pool-error"))
 		cells := gridCells(b, "")
 		require.NotEmpty(t, cells)
 		last := cells[len(cells)-1]
 		assert.True(t, strings.HasSuffix(last.Page, "-42579"), "last cell %s ends at page 42,579", last)
+	})
+
+	t.Run("prefill pool 681,280", func(t *testing.T) {
+		withT(b, t)
+		// #pool is prefill's: the same 42,580 pages, drawn as its map.
+		setField(b, "#pool", "681,280")
+		waitFor(b, "prefill's pool of 42,580 pages", `document.querySelector("#pool-prefill").textContent.includes("42,580 pages:")`)
+		assert.Equal(t, "681,280", valueOf(b, "#pool"))
+		assert.Equal(t, 0, countAll(b, "#pool-error"))
+		assert.Equal(t, 1, countAll(b, "#pool-prefill #prefill-map"), "drawn as a map")
 	})
 
 	t.Run("context 1Mi", func(t *testing.T) {
@@ -183,8 +193,10 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("secret", func(t *testing.T) {
 		withT(b, t)
 		resetRun(b)
+		// The demo's B: 125 tokens, past prefill's max_req_input_len (122),
+		// within decode's (138).
 		sendRequest(b, "A", "120", xssSecret)
-		sendRequest(b, "B", "200", "summarise my notes")
+		sendRequest(b, "B", "125", "summarise my notes")
 		assert.Equal(t, "200", textOf(b, "#status"))
 		assert.Contains(t, textOf(b, "#response"), "tenant-A:"+xssSecret, "#response shows the leaked secret as text")
 

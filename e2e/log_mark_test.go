@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/web/model"
 )
 
 // logDOM is the log's blocks on the page; freshLog the same blocks as the
@@ -32,7 +33,7 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 	}
 	choosePreset(b, "demo")
 	check("the demo at its latest step")
-	for _, step := range []int{3, 14, 20, 9, 1} {
+	for _, step := range []int{4, 17, 24, 11, 1} {
 		scrubTo(b, step)
 		check("a scrub")
 	}
@@ -70,11 +71,30 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 func TestTheLogKeepsItsBlocksAsItsWindowMoves(t *testing.T) {
 	site := serveTestHooks(t)
 	b := newBrowser(t)
-	ops := make([]engine.Op, 40) // about 10 events each: past 300 rows
-	for i := range ops {
-		ops[i] = engine.Op{Send: &engine.Request{Tenant: "A", PromptTokens: 3, Content: "x"}}
+	// 10 prompts the API refuses (2 events each), then 40 that both
+	// servers take (12 each): 500 events, past 300 rows, ending on a
+	// block's end (so the first Send starts a block of its own, and the
+	// window, which starts at event 200, moves on by a block); the last
+	// request, the one the form holds, is one both servers take.
+	var ops []engine.Op
+	for range 10 {
+		ops = append(ops, engine.Op{Send: &engine.Request{Tenant: "A", PromptTokens: 300, Content: "x"}})
 	}
-	b.Open(site + "?" + linkQuery("", mustPreset(t, "demo").Config, ops))
+	for range 40 {
+		ops = append(ops, engine.Op{Send: &engine.Request{Tenant: "A", PromptTokens: 3, Content: "x"}})
+	}
+	cfg := mustPreset(t, "demo").Config
+	eng, err := engine.Replay(cfg, ops)
+	require.NoError(t, err)
+	n := eng.Log().Len()
+	require.Zero(t, n%model.LogBlock, "%d events end on a block's end", n)
+	require.NotZero(t, model.LogWindowStart(n)%(model.MaxLogRows/model.LogBlock*model.LogBlock), "the window has left blocks whose places are kept")
+	perSend := 0 // the events of the last request, which each Send repeats
+	for i := n - 1; i >= 0 && eng.Log().At(i).Request == eng.Log().At(n-1).Request; i-- {
+		perSend++
+	}
+	require.Greater(t, model.LogWindowStart(n+perSend), model.LogWindowStart(n), "one Send of %d events moves the window on", perSend)
+	b.Open(site + "?" + linkQuery("", cfg, ops))
 	waitLate(b)
 	listed := `[...document.querySelectorAll("#log .log-block:not([hidden])")]`
 	assert.Greater(t, evalJS[int](b, `document.querySelectorAll("#log .log-block[hidden]").length`), 0,

@@ -12,11 +12,13 @@ import (
 )
 
 // A request's way through the pipeline, stage by stage as the log prints
-// it: the demo's two requests, and the fixed door's retired one.
+// it: the demo's two requests, and the fixed door's retired one. Each
+// server runs its own intake (prefill's, then decode's); prefill releases
+// its pages after the transfer, decode after the response.
 var (
-	fullWay   = []string{"intake", "admission", "prefill.bootstrap", "decode.prealloc", "prefill.forward", "prefill.transfer", "decode.transfer", "decode.running", "response", "release"}
+	fullWay   = []string{"intake", "intake", "admission", "prefill.bootstrap", "decode.prealloc", "prefill.forward", "prefill.transfer", "release", "decode.transfer", "decode.running", "response", "release"}
 	demoWay   = append(append([]string{}, fullWay...), fullWay...)
-	retired   = []string{"intake", "admission", "response"}
+	retired   = []string{"intake", "intake", "admission", "response"}
 	demoFixed = append(append([]string{}, fullWay...), retired...)
 )
 
@@ -68,14 +70,16 @@ func TestPipelineFollowsTheLog(t *testing.T) {
 // what crossed it.
 func TestPipelineDoorAndLink(t *testing.T) {
 	b := openPlayground(t)
-	scrubTo(b, 12) // r2 at the door
+	scrubTo(b, 15) // r2 at the door
 	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", textOf(b, "#pipeline-door"))
-	scrubTo(b, 16) // send_kv_chunk
-	assert.Contains(t, textOf(b, "#rdma"), "send_kv_chunk wrote 1 of the 8 pages decode reserved (one placeholder token)")
+	scrubTo(b, 18) // prefill's forward pass: nothing has crossed yet
+	assert.Contains(t, textOf(b, "#rdma"), "RDMA link: nothing transferred yet")
+	scrubTo(b, 19) // send_kv_chunk
+	assert.Contains(t, textOf(b, "#rdma"), "RDMA link: wrote 1 token into 1 of 8 reserved pages; decode commits 125 positions (prefill's one placeholder token)")
 
 	setField(b, "#mode", "fixed")
 	waitFor(b, "the fixed door's 400", `document.querySelector("#status").textContent === "400"`)
-	scrubTo(b, 12)
+	scrubTo(b, 15)
 	assert.Equal(t, "Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).", textOf(b, "#pipeline-door"))
 }
 
@@ -89,29 +93,89 @@ func TestReadWindowOutlinesTheSlot(t *testing.T) {
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote"))
 	assert.Equal(t, "B", evalJS[string](b, `document.querySelector("#grid .cell.wrote").dataset.owner`))
 	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window:not(.wrote)[data-owner="A"][data-state="leaked"]`))
-	assert.Contains(t, textOf(b, "#grid .cell.wrote"), "prefill wrote this")
+	// Prefill wrote only position 0 of page 0 (its placeholder); positions
+	// 1–15 still hold A's KV.
+	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote.mixed"))
+	assert.Contains(t, textOf(b, "#grid .cell.wrote"), "prefill wrote its first positions only")
 	assert.Contains(t, textOf(b, `#grid .cell[data-page="3"]`), "r1 · A", "a tile names the request that wrote it")
 }
 
-// The pool map at 681,280 pages: every page a pixel, and the pixels in
-// the leak colour are exactly the leaked pages (1–7, the top row).
+// The pool map of decode's 1,048,576 pages: every page a pixel, and the
+// pixels in the leak colour are exactly the leaked pages (1–681,272, the
+// 4,095 of tenant A's and the 677,177 of tenant D's that B read), but for
+// the frame drawn around each run of many rows.
 func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the pool map", jsExists("#pool-map"))
-	assert.Equal(t, []int{1024, 666}, evalJS[[]int](b, `[document.getElementById("pool-map").width, document.getElementById("pool-map").height]`))
-	// The leak colour of the light scheme (--leak: #b3141f), read back.
-	leaked := evalJS[[]int](b, `(() => {
+	const width = 1024
+	assert.Equal(t, []int{width, 1024}, evalJS[[]int](b, `[document.getElementById("pool-map").width, document.getElementById("pool-map").height]`))
+	// The leak colour of the light scheme (--leak: #b3141f), read back, as
+	// runs of pixels [first, last].
+	leaked := evalJS[[][2]int](b, `(() => {
 		const c = document.getElementById("pool-map"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, out = [];
-		for (let i = 0; i < d.length; i += 4) if (d[i] === 0xb3 && d[i+1] === 0x14 && d[i+2] === 0x1f) out.push(i / 4);
+		for (let i = 0; i < d.length; i += 4) {
+			if (d[i] !== 0xb3 || d[i+1] !== 0x14 || d[i+2] !== 0x1f) continue;
+			const p = i / 4, last = out[out.length - 1];
+			if (last && last[1] === p - 1) last[1] = p; else out.push([p, p]);
+		}
 		return out;
 	})()`)
-	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7}, leaked)
-	assert.Equal(t, "pages 1–7", textOf(b, "#pool-map-leaks button"))
+	// Each leaked run spans more than two rows, so it is framed
+	// (web/poolmap.go: draw): a 2-pixel line around rows first..last covers
+	// the two rows above and below it and the two columns at each edge.
+	// A's run is rows 0–3, D's rows 4–665.
+	framed := func(p int) bool {
+		row, col := p/width, p%width
+		for _, r := range [][2]int{{0, 3}, {4, 665}} {
+			if row == r[0]-2 || row == r[0]-1 || row == r[1]+1 || row == r[1]+2 ||
+				row >= r[0]-2 && row <= r[1]+2 && (col < 2 || col >= width-2) {
+				return true
+			}
+		}
+		return false
+	}
+	var want [][2]int
+	for p := 1; p <= 681272; p++ {
+		if framed(p) {
+			continue
+		}
+		if n := len(want); n > 0 && want[n-1][1] == p-1 {
+			want[n-1][1] = p
+		} else {
+			want = append(want, [2]int{p, p})
+		}
+	}
+	require.Len(t, leaked, len(want), "runs of the leak colour")
+	assert.Equal(t, want, leaked)
+	assert.Equal(t, []string{"pages 1–4,095", "pages 4,096–681,272"}, evalJS[[]string](b, `[...document.querySelectorAll("#pool-map-leaks button")].map(el => el.textContent)`))
 
-	clickSel(b, "#pool-map-leaks button")
-	waitFor(b, "the grid zoomed to the leak", jsExists(`#grid .cell[data-page="1"]`))
-	assert.Equal(t, 7, countAll(b, `#grid .cell[data-state="leaked"]`))
+	// Each listed range zooms the grid to exactly its pages, every cell
+	// leaked and of the tenant who wrote it.
+	for i, want := range []struct {
+		first, last int
+		owner       string
+	}{{1, 4095, "A"}, {4096, 681272, "D"}} {
+		clickSel(b, fmt.Sprintf(`#pool-map-leaks li:nth-child(%d) button`, i+1))
+		waitFor(b, fmt.Sprintf("the grid zoomed to pages %d–%d", want.first, want.last), fmt.Sprintf(`(() => {
+			const cells = document.querySelectorAll("#grid .cell[data-page]");
+			return cells.length > 0 && cells[0].dataset.page.split("-")[0] === "%d" && cells[cells.length-1].dataset.page.split("-").pop() === "%d";
+		})()`, want.first, want.last))
+		next := want.first
+		for _, c := range gridCells(b, "") {
+			lo, hi, _ := strings.Cut(c.Page, "-")
+			if hi == "" {
+				hi = lo
+			}
+			assert.Equal(t, strconv.Itoa(next), lo, "cell %v follows the one before", c)
+			assert.Equal(t, "leaked", c.State, "cell %v", c)
+			assert.Equal(t, want.owner, c.Owner, "cell %v", c)
+			n, err := strconv.Atoi(hi)
+			require.NoError(t, err)
+			next = n + 1
+		}
+		assert.Equal(t, want.last+1, next, "the cells cover pages %d–%d", want.first, want.last)
+	}
 }
 
 // The log keeps the selected step's row in view inside its own scroll box,
