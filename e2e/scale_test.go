@@ -28,19 +28,20 @@ func pageRange(t *testing.T, page string) (first, last int) {
 	return first, last
 }
 
-// TestRealScalePreset loads GLM-5.3 at launch (681,280 one-token pages),
-// sends a request into it, and zooms from the whole pool down to pages.
+// TestRealScalePreset loads GLM-5.3 at launch (prefill's pool of 681,280
+// one-token pages, decode's, the grid, of 1,048,576), sends a request into
+// it, and zooms from the whole of decode's pool down to pages.
 func TestRealScalePreset(t *testing.T) {
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page*="-"]`))
-	assert.Contains(t, textOf(b, "#capacity"), "681,280", "the capacity check names the pool")
+	assert.Contains(t, textOf(b, "#capacity"), "681,280", "the capacity check names prefill's pool")
 
 	all := gridCells(b, "")
 	require.NotEmpty(t, all)
 	assert.LessOrEqual(t, len(all), maxGridCells, "cells in the grid")
 	_, end := pageRange(t, all[len(all)-1].Page)
-	assert.Equal(t, 681_279, end, "the last cell ends at the pool's last page")
+	assert.Equal(t, 1_048_575, end, "the last cell ends at decode's pool's last page")
 	var leakedRanges []gridCell
 	for _, c := range gridCells(b, "[data-state=leaked]") {
 		if strings.Contains(c.Page, "-") {
@@ -120,7 +121,7 @@ func TestRealScalePreset(t *testing.T) {
 		all := gridCells(b, "")
 		assert.LessOrEqual(t, len(all), maxGridCells)
 		_, end := pageRange(t, all[len(all)-1].Page)
-		assert.Equal(t, 681_279, end)
+		assert.Equal(t, 1_048_575, end)
 	})
 }
 

@@ -63,7 +63,7 @@ func TestPresetStepsAsPinned(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
 	slugs := slices.Sorted(maps.Keys(presetsWant))
-	require.Len(t, slugs, 17, "every preset is pinned")
+	require.Len(t, slugs, 18, "every preset is pinned")
 	for _, slug := range slugs {
 		t.Run(slug, func(t *testing.T) {
 			withT(b, t)
