@@ -22,12 +22,7 @@ import (
 func TestExportImport(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
-	downloads := t.TempDir()
-	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads, EventsEnabled: ptr(true),
-		BrowserContextID: b.contextID(),
-	})
-	require.NoError(t, err)
+	downloads := acceptDownloads(b)
 
 	p := mustPreset(t, "demo")
 	want := expectAt(t, p.Slug, 0)
@@ -96,6 +91,19 @@ func TestExportImport(t *testing.T) {
 
 // waitForDownload waits for a finished download at path and returns it.
 // Chromium writes to a .crdownload file and renames it when done.
+// acceptDownloads lets the test's browser context save downloads, into a
+// folder it returns.
+func acceptDownloads(b *browser) string {
+	b.t.Helper()
+	dir := b.t.TempDir()
+	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: ptr(true),
+		BrowserContextID: b.contextID(),
+	})
+	require.NoError(b.t, err)
+	return dir
+}
+
 func waitForDownload(t *testing.T, path string) []byte {
 	t.Helper()
 	var data []byte

@@ -15,13 +15,7 @@ func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser,
 	t.Helper()
 	site := serveTestHooks(t)
 	b := newBrowser(t)
-	for _, name := range []string{"clipboard-write", "clipboard-read"} {
-		_, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: site,
-			BrowserContextID: b.contextID(),
-		})
-		require.NoError(t, err, "setting %s to %s", name, setting)
-	}
+	setClipboard(b, site, setting)
 	b.Open(site + "?" + demoQuery)
 	waitShows(b, "the demo", expectAt(t, "demo", 0))
 	b.Do(chromedp.Click(chromedp.ID("copy-link")))
@@ -53,4 +47,17 @@ func TestCopyLinkWithClipboard(t *testing.T) {
 func TestCopyLinkWithoutClipboard(t *testing.T) {
 	_, s := copyLinkWith(t, cdpbrowser.PermissionSettingDenied)
 	assert.Equal(t, "Link ready below.", s.ShareMsg)
+}
+
+// setClipboard grants or denies the clipboard to site's origin in the
+// test's own browser context.
+func setClipboard(b *browser, site string, setting cdpbrowser.PermissionSetting) {
+	b.t.Helper()
+	for _, name := range []string{"clipboard-write", "clipboard-read"} {
+		_, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: site,
+			BrowserContextID: b.contextID(),
+		})
+		require.NoError(b.t, err, "setting %s to %s", name, setting)
+	}
 }

@@ -159,30 +159,36 @@ func TestHostileLinks(t *testing.T) {
 		}
 		return q
 	}
-	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens / 2, DecodePoolTokens: engine.MaxPoolTokens / 2, PageTokens: 1, Mode: engine.Vulnerable, Allocator: engine.Sorted, Cancel: engine.CancelBoth}
+	heavy := engine.Config{ContextTokens: engine.MaxContextTokens, PoolTokens: engine.MaxPoolTokens / 4, DecodePoolTokens: engine.MaxPoolTokens * 3 / 4, PageTokens: 1, Mode: engine.Vulnerable, Allocator: engine.Sorted, Cancel: engine.CancelBoth}
 	var heavyOps []engine.Op
 	for _, tenant := range []string{"A", "B", "C"} {
-		heavyOps = append(heavyOps, engine.SendOp(engine.Request{Tenant: tenant, PromptTokens: 4_000_000, Content: "x"}))
+		heavyOps = append(heavyOps, engine.SendOp(engine.Request{Tenant: tenant, PromptTokens: 3_000_000, Content: "x"}))
 	}
+
+	// Decode's pool admits each 3,000,000-token prompt and reserves a page
+	// per token; prefill's, a third as large, rejects them.
+	heavyWork := engine.ReplayWork(heavy, heavyOps)
+	require.Greater(t, heavyWork, int64(engine.MaxReplayWork))
+	demoEvents := strconv.Itoa(presetsWant["demo"].Events)
 
 	cases := []struct {
 		name, query, banner string
 	}{
-		{"unknown version", with("v", "9"), `unknown link version "9": this playground reads versions 1 and 2`},
+		{"unknown version", with("v", "9"), `unknown link version "9": this playground reads versions 1 to 3`},
 		{"no version", strings.TrimPrefix(demoQuery, "v=3&"), `unknown link version ""`},
 		{"garbage", "%%%", `unknown parameter "%%%"`},
 		{"bad escape", with("pool", "%zz"), `parameter "pool" is not properly escaped`},
 		{"unknown preset", with("preset", "nope"), `unknown preset "nope"`},
 		{"negative pool", with("pool", "-5"), `parameter pool="-5": must be a whole number`},
 		{"enormous pool", with("pool", "99999999999999"), `parameter pool="99999999999999": must be a whole number`},
-		{"pool zero", with("pool", "0"), "the link's settings are not valid: pool size 0"},
+		{"pool zero", with("pool", "0"), "the link's settings are not valid: prefill pool size 0"},
 		{"twice", demoQuery + "&pool=9", `parameter "pool" appears twice`},
 		{"bad request", with("op", "s,A,many,-,x"), `request 3 in the link: prompt length "many"`},
-		{"step past the end", with("step", "999"), "the link's step 999 is past the run's 20 events"},
+		{"step past the end", with("step", "999"), "the link's step 999 is past the run's " + demoEvents + " events"},
 		{"settle of nothing", with("op", "x,1,drained"), "the link's run cannot be replayed"},
 		{"201 requests", demoQuery + strings.Repeat("&op=s,A,1,-,x", 199), "the link has more than 200 requests"},
 		{"5,000 requests", demoQuery + strings.Repeat("&op=s,A,1,-,x", 5000), "bytes long; at most 16,384 are read"},
-		{"too many pages", linkQuery("", heavy, heavyOps), "would touch 12,000,027 pages; a link may ask for at most 8,000,000"},
+		{"too many pages", linkQuery("", heavy, heavyOps), "would touch " + engine.Thousands(heavyWork) + " pages; a link may ask for at most " + engine.Thousands(engine.MaxReplayWork)},
 	}
 	for _, c := range cases {
 		start := time.Now()

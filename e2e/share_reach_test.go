@@ -15,12 +15,7 @@ import (
 func TestShareAndEmbedFromTheTop(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
-	for _, name := range []string{"clipboard-write", "clipboard-read"} {
-		_, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: site,
-		})
-		require.NoError(t, err)
-	}
+	setClipboard(b, site, cdpbrowser.PermissionSettingGranted)
 	b.Open(site + "?" + demoQuery)
 	require.True(t, evalJS[bool](b, `!!document.querySelector(".intro #share-jump")`), "Share / Embed in the intro")
 	top := stillRect(b, "#share-jump")

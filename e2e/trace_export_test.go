@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,15 +54,4 @@ func TestExportTrace(t *testing.T) {
 	cli, err := cmd.Output()
 	require.NoError(t, err)
 	assert.Equal(t, string(cli), string(data), "the CLI prints the page's bytes for the same link")
-}
-
-// acceptDownloads lets the browser save downloads, into a folder it returns.
-func acceptDownloads(b *browser) string {
-	b.t.Helper()
-	dir := b.t.TempDir()
-	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: ptr(true),
-	})
-	require.NoError(b.t, err)
-	return dir
 }

@@ -107,7 +107,7 @@ func (c *sharePanel) Render() app.UI {
 		}),
 		app.P().Class("hint").Body(
 			app.Text("Embedding in a page that allows no inline script? "),
-			app.A().ID("embed-example").Href("embed-example.html").Target("_blank").Rel("noopener").Body(
+			app.A().ID("embed-example").Href("/embed-example.html").Target("_blank").Rel("noopener").Body(
 				app.Text("A page that embeds the playground and sizes its frame"),
 				app.Span().Class("visually-hidden").Text(" (opens a new tab)"), app.Span().Aria("hidden", "true").Text(" ↗"),
 			),
