@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"math"
 	"net/http"
@@ -179,4 +180,46 @@ func TestRepeatVisitNotMeasured(t *testing.T) {
 	assert.Equal(t, 250.0, rep.value("interactive_repeat_ms"))
 	assert.Equal(t, 940.0, rep.value("repeat_served_bytes"))
 	assert.Equal(t, 40.0, rep.value("repeat_wasm_served_bytes"))
+}
+
+// The table and bench.json from real `go test -bench` output and six runs'
+// first paints.
+func TestReportFromRealGoBench(t *testing.T) {
+	f, err := os.Open("../../internal/benchkit/testdata/engine.bench.txt")
+	require.NoError(t, err)
+	defer f.Close()
+	rep := newReport(config{runs: 6, sends: 20, memSends: 1000}, site{})
+	rep.GoBench, err = benchkit.ReadGoBench(f)
+	require.NoError(t, err)
+	runs := make([]runResult, 6)
+	for i := range runs {
+		runs[i].Repeat.Times = notLoaded
+		runs[i].Loopback.Times.FCP = float64(600 - 100*i)
+	}
+	rep.aggregate(runs)
+	rep.evaluate()
+
+	var table bytes.Buffer
+	rep.printTable(&table)
+	out := table.String()
+	assert.Contains(t, out, "Engine Go benchmarks (go test -run ^$ -bench SendRequest|Cells|SnapshotAt -benchmem -count 5 ./engine/; median of 3)")
+	assert.Regexp(t, `\n +SendRequest/dpool=85160/page=1 +19\.3 µs/op +11,983 B/op +152 allocs/op\n`, out)
+	assert.Regexp(t, `\n +SendRequest/dpool=681280/page=64 +31\.7 µs/op +11,871 B/op +133 allocs/op\n`, out)
+	assert.Regexp(t, `\n  first contentful paint +350 ms +\[100 ms – 600 ms\]\n`, out)
+	assert.Regexp(t, `\n  FCP, loopback +350 ms +≤ 500 ms +PASS \(70%\)\n`, out)
+
+	path := filepath.Join(t.TempDir(), "bench.json")
+	require.NoError(t, rep.write(path))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var got struct {
+		Metrics map[string]map[string]any `json:"metrics"`
+		GoBench []benchkit.GoBench        `json:"go_bench"`
+	}
+	require.NoError(t, json.Unmarshal(b, &got))
+	assert.Equal(t, map[string]any{"unit": "ms", "median": 350.0, "ci_lo": 100.0, "ci_hi": 600.0, "min": 100.0, "max": 600.0,
+		"runs": []any{600.0, 500.0, 400.0, 300.0, 200.0, 100.0}}, got.Metrics["fcp_loopback_ms"])
+	require.Len(t, got.GoBench, 4)
+	assert.Equal(t, benchkit.GoBench{Name: "BenchmarkSendRequest/dpool=4193280/page=1", Samples: 3,
+		Medians: map[string]float64{"ns/op": 13453, "B/op": 12028, "allocs/op": 152}}, got.GoBench[3])
 }

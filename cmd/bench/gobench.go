@@ -21,11 +21,11 @@ func runGoBench(ctx context.Context) ([]benchkit.GoBench, string, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, out.String(), err
 	}
-	lines, err := benchkit.ParseGoBench(strings.NewReader(out.String()))
+	gb, err := benchkit.ReadGoBench(bytes.NewReader(out.Bytes()))
 	if err != nil {
 		return nil, out.String(), err
 	}
-	return benchkit.GoBenchMedians(lines), out.String(), nil
+	return gb, out.String(), nil
 }
 
 // gitCommit is HEAD's hash and whether the work tree has changes; "" when

@@ -3,6 +3,7 @@ package benchkit
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -49,69 +50,103 @@ func TestSeries(t *testing.T) {
 	assert.Equal(t, 20.0, s.Median)
 	assert.Equal(t, 10.0, s.Min)
 	assert.Equal(t, 30.0, s.Max)
+	assert.True(t, math.IsInf(s.Lo, -1) && math.IsInf(s.Hi, 1), "3 runs bound no 95%% interval: %v %v", s.Lo, s.Hi)
 	assert.True(t, s.OK())
 
 	b, err := json.Marshal(s)
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"unit":"ms","median":20,"min":10,"max":30,"runs":[30,10,20]}`, string(b))
+	assert.JSONEq(t, `{"unit":"ms","median":20,"ci_lo":null,"ci_hi":null,"min":10,"max":30,"runs":[30,10,20]}`, string(b))
 
 	empty := NewSeries("bytes", nil)
 	assert.False(t, empty.OK())
 	b, err = json.Marshal(empty)
 	require.NoError(t, err, "NaN must not break the JSON")
-	assert.JSONEq(t, `{"unit":"bytes","median":null,"min":null,"max":null,"runs":[]}`, string(b))
+	assert.JSONEq(t, `{"unit":"bytes","median":null,"ci_lo":null,"ci_hi":null,"min":null,"max":null,"runs":[]}`, string(b))
 }
 
-const goTestOutput = `goos: linux
-goarch: amd64
-pkg: kvleak/engine
-cpu: AMD EPYC 7B13
-BenchmarkSendRequest/pool=85160/page=1-2         	 1000000	      1105 ns/op	     336 B/op	       7 allocs/op
-BenchmarkSendRequest/pool=85160/page=1-2         	 1000000	      1093 ns/op	     336 B/op	       7 allocs/op
-BenchmarkSendRequest/pool=85160/page=1-2         	 1000000	      1201 ns/op	     340 B/op	       7 allocs/op
+// The median's interval is one of order statistics: the k-th smallest to
+// the k-th largest run, the narrowest whose binomial coverage is ≥ 95%.
+func TestSeriesConfidenceInterval(t *testing.T) {
+	// 6 runs: [1st, 6th] covers 1 − 2·0.5⁶ = 96.9%.
+	s := NewSeries("ms", []float64{60, 10, 50, 20, 40, 30})
+	assert.Equal(t, []float64{35, 10, 60}, []float64{s.Median, s.Lo, s.Hi})
+	// 5 runs: [1st, 5th] covers only 93.8%; (−∞, 5th] covers 1 − 0.5⁵ = 96.9%.
+	s = NewSeries("ms", []float64{1, 2, 3, 4, 5})
+	assert.True(t, math.IsInf(s.Lo, -1), "%v", s.Lo)
+	assert.Equal(t, 5.0, s.Hi)
+
+	// 10 runs: [2nd, 9th] covers 1 − 2·11/1024 = 97.9%; [3rd, 8th] only 89%.
+	s = NewSeries("ms", []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1})
+	assert.Equal(t, []float64{5.5, 2, 9}, []float64{s.Median, s.Lo, s.Hi})
+	b, err := json.Marshal(s)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"ci_lo":2,"ci_hi":9,`)
+}
+
+// engine.bench.txt is real output of
+// go test -run XXX -bench SendRequest -benchtime 100x -count 3 ./engine/
+// on 2 cores.
+func TestReadGoBenchRealOutput(t *testing.T) {
+	f, err := os.Open("testdata/engine.bench.txt")
+	require.NoError(t, err)
+	defer f.Close()
+	g, err := ReadGoBench(f)
+	require.NoError(t, err)
+
+	names := make([]string, len(g))
+	for i, b := range g {
+		names[i] = b.Name
+		assert.Equal(t, 3, b.Samples, b.Name)
+		assert.Equal(t, []string{"ns/op", "B/op", "allocs/op"}, b.Units(), "go test's units, not benchfmt's sec/op")
+	}
+	assert.Equal(t, []string{
+		"BenchmarkSendRequest/dpool=85160/page=1",
+		"BenchmarkSendRequest/dpool=681280/page=1",
+		"BenchmarkSendRequest/dpool=681280/page=64",
+		"BenchmarkSendRequest/dpool=4193280/page=1",
+	}, names, "first-seen order, without the -2 of GOMAXPROCS")
+	assert.Equal(t, map[string]float64{"ns/op": 19309, "B/op": 11983, "allocs/op": 152}, g[0].Medians)
+	assert.Equal(t, map[string]float64{"ns/op": 31699, "B/op": 11871, "allocs/op": 133}, g[2].Medians)
+	assert.Equal(t, 13453.0, g[3].Medians["ns/op"])
+}
+
+func TestReadGoBenchCustomUnits(t *testing.T) {
+	const out = `goos: linux
 BenchmarkCells
     bench_test.go:12: some log line
 BenchmarkCells-2   	     363	   3290011 ns/op	  412000 B/op	    2051 allocs/op
 BenchmarkCells-2   	     360	   3300000 ns/op	  412000 B/op	    2051 allocs/op
-BenchmarkSnapshotAt 	     100	  10000000 ns/op	  5450240 B/op	       4 allocs/op	        12.5 pages/ms
+--- BENCH: BenchmarkCells-2
+BenchmarkSnapshotAt 	     100	  10000000 ns/op	  5450240 B/op	       4 allocs/op	        12.5 pages/ms	  80 ns/page	 3.5 MB/s
 PASS
 ok  	kvleak/engine	12.345s
 `
-
-func TestParseGoBench(t *testing.T) {
-	lines, err := ParseGoBench(strings.NewReader(goTestOutput))
+	g, err := ReadGoBench(strings.NewReader(out))
 	require.NoError(t, err)
-	require.Len(t, lines, 6)
-	assert.Equal(t, GoBenchLine{
-		Name: "BenchmarkSendRequest/pool=85160/page=1", Procs: 2, Iterations: 1_000_000,
-		Metrics: map[string]float64{"ns/op": 1105, "B/op": 336, "allocs/op": 7},
-	}, lines[0])
-	assert.Equal(t, "BenchmarkSnapshotAt", lines[5].Name)
-	assert.Equal(t, 1, lines[5].Procs, "no suffix when GOMAXPROCS is 1")
-	assert.Equal(t, 12.5, lines[5].Metrics["pages/ms"], "custom metric")
-
-	g := GoBenchMedians(lines)
-	require.Len(t, g, 3)
-	assert.Equal(t, "BenchmarkSendRequest/pool=85160/page=1", g[0].Name, "first-seen order")
-	assert.Equal(t, 3, g[0].Samples)
-	assert.Equal(t, 1105.0, g[0].Medians["ns/op"])
-	assert.Equal(t, 336.0, g[0].Medians["B/op"])
-	assert.Equal(t, 3295005.5, g[1].Medians["ns/op"], "even count: mean of the middle two")
-	assert.Equal(t, []string{"ns/op", "B/op", "allocs/op", "pages/ms"}, g[2].Units())
+	require.Len(t, g, 2)
+	assert.Equal(t, "BenchmarkCells", g[0].Name)
+	assert.Equal(t, 2, g[0].Samples)
+	assert.Equal(t, 3295005.5, g[0].Medians["ns/op"], "even count: mean of the middle two")
+	assert.Equal(t, "BenchmarkSnapshotAt", g[1].Name, "no suffix when GOMAXPROCS is 1")
+	assert.Equal(t, []string{"ns/op", "B/op", "allocs/op", "MB/s", "ns/page", "pages/ms"}, g[1].Units())
+	assert.Equal(t, 12.5, g[1].Medians["pages/ms"])
+	assert.Equal(t, 80.0, g[1].Medians["ns/page"], "as printed, not tidied to sec/page")
+	assert.Equal(t, 3.5, g[1].Medians["MB/s"])
 }
 
-func TestParseGoBenchRejectsGarbledLines(t *testing.T) {
+func TestReadGoBenchRejectsGarbledLines(t *testing.T) {
 	for _, in := range []string{
 		"BenchmarkX-2  lots  12 ns/op\n",
 		"BenchmarkX-2  100  12 ns/op 7\n",
 		"BenchmarkX-2  100  fast ns/op\n",
+		"BenchmarkX-2  100\n",
 	} {
-		_, err := ParseGoBench(strings.NewReader(in))
-		assert.Error(t, err, in)
+		_, err := ReadGoBench(strings.NewReader("goos: linux\n" + in))
+		assert.ErrorContains(t, err, "go test -bench:2: ", in)
 	}
-	lines, err := ParseGoBench(strings.NewReader("BenchmarkX: a log line from b.Log\n--- FAIL: BenchmarkY\n"))
+	g, err := ReadGoBench(strings.NewReader("BenchmarkY\n--- FAIL: BenchmarkY\nFAIL\n"))
 	require.NoError(t, err)
-	assert.Empty(t, lines)
+	assert.Empty(t, g)
 }
 
 func TestBudgets(t *testing.T) {
