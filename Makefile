@@ -150,8 +150,13 @@ loadtest:
 # Performance budgets in headless Chromium: medians of 5 cold runs, a table on
 # stdout, build/bench.json (docs/performance.md). Takes minutes.
 BENCH_FLAGS ?=
-bench: site
-	$(GO) run ./cmd/bench -site build/site -out build/bench.json $(BENCH_FLAGS)
+bench: site build/floor/goapp/web/app.wasm
+	$(GO) run ./cmd/bench -site build/site -floor build/floor -out build/bench.json $(BENCH_FLAGS)
+
+# The reference pages make bench measures start-up against: the smallest Go
+# wasm page and the smallest go-app page (cmd/bench/floor, own modules).
+build/floor/goapp/web/app.wasm: $(wildcard cmd/bench/floor/*/*)
+	cmd/bench/floor/build.sh build/floor
 
 # Where the bench's time goes: its CPU profiles (the Sends at both scales,
 # the scrubbing at 681,280 pages), one run, of a site whose wasm keeps its

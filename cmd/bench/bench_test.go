@@ -23,7 +23,7 @@ import (
 func TestParseFlagsDefaults(t *testing.T) {
 	c, err := parseFlags(nil, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, config{runs: 5, sends: 20, memSends: 1000, site: "build/site", out: "build/bench.json", timeout: 30 * time.Minute}, c)
+	assert.Equal(t, config{runs: 5, sends: 20, memSends: 1000, site: "build/site", floor: "build/floor", out: "build/bench.json", timeout: 30 * time.Minute}, c)
 
 	c, err = parseFlags([]string{"-runs", "7", "-sends", "3", "-site", "x", "-out", "y.json", "-skip-go", "-mem-sends", "0"}, io.Discard)
 	require.NoError(t, err)
@@ -157,9 +157,9 @@ func TestBudgetsCoverTheIssue(t *testing.T) {
 	for _, b := range budgetsFor(1000) {
 		assert.True(t, keys[b.Key], "budget %s has a metric", b.Key)
 	}
-	assert.Len(t, budgets, 14)
-	assert.Contains(t, budgetsFor(250)[13].Label, "250 requests")
-	assert.Equal(t, 8_175_360, poolBytes)
+	assert.Len(t, budgets, 15)
+	assert.Contains(t, budgetsFor(250)[14].Label, "250 requests")
+	assert.Equal(t, 20_758_272, poolBytes, "both launch pools, 12 bytes a page")
 }
 
 // A run whose service worker never cached the wasm has no repeat visit:

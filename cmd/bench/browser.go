@@ -257,8 +257,10 @@ type visit struct {
 }
 
 // load navigates the fresh tab to url (optionally over the throttled link)
-// and waits until the app is interactive and the network is quiet.
-func (b *browser) load(ctx context.Context, url string, throttled bool) (visit, error) {
+// and waits until the app is interactive and the network is quiet. ready,
+// if set, is a script that defines window.__benchReady for a page other
+// than the playground (hook.js).
+func (b *browser) load(ctx context.Context, url string, throttled bool, ready string) (visit, error) {
 	var v visit
 	nl := &netLog{reqs: map[network.RequestID]*netRequest{}, last: time.Now()}
 	lctx, stopListen := context.WithCancel(b.tab)
@@ -275,7 +277,7 @@ func (b *browser) load(ctx context.Context, url string, throttled bool) (visit, 
 				return err
 			}
 		}
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: hookJS})
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: ready + hookJS})
 		return err
 	})
 	if err != nil {

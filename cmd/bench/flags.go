@@ -14,6 +14,7 @@ type config struct {
 	sends    int
 	memSends int
 	site     string
+	floor    string
 	out      string
 	skipGo   bool
 	chromium string
@@ -38,12 +39,13 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&c.runs, "runs", 5, "cold runs, each with fresh browser profiles; the table shows medians")
 	fs.IntVar(&c.sends, "sends", 20, "timed Send clicks per run and scale (median per run)")
-	fs.IntVar(&c.memSends, "mem-sends", 1000, "requests sent at the 681,280-page preset before measuring memory (0 skips)")
+	fs.IntVar(&c.memSends, "mem-sends", 1000, "requests sent at the glm-launch preset before measuring memory (0 skips)")
 	fs.StringVar(&c.site, "site", "build/site", "site folder built by make site")
+	fs.StringVar(&c.floor, "floor", "build/floor", "the reference pages measured beside the playground (cmd/bench/floor; make bench builds them); '' skips them")
 	fs.StringVar(&c.out, "out", "build/bench.json", "where to write the JSON report")
 	fs.BoolVar(&c.skipGo, "skip-go", false, "skip the engine's Go benchmarks")
 	fs.StringVar(&c.chromium, "chromium", "", "browser binary (default: /usr/bin/chromium, or chromium/google-chrome on PATH)")
-	fs.StringVar(&c.profile, "profile", "", "write Chrome CPU profiles (first run) of the timed sends at 681,280 pages to this .cpuprofile file, of the demo-scale sends and the 681,280-page scrubbing next to it (-demo, -scrub), and print their hottest functions")
+	fs.StringVar(&c.profile, "profile", "", "write Chrome CPU profiles (first run) of the timed sends at glm-launch to this .cpuprofile file, of the demo-scale sends and the glm-launch scrubbing next to it (-demo, -scrub), and print their hottest functions")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Minute, "give up after this long")
 	fs.BoolVar(&c.verbose, "v", false, "log progress details")
 	if err := fs.Parse(args); err != nil {

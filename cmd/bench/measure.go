@@ -7,16 +7,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
+	"kvleak/engine"
 	"kvleak/internal/benchkit"
 )
 
-// glmPreset is the 681,280-page launch scenario of the Send and memory
-// budgets; its last request (900,000 tokens from tenant B) is what Send
-// repeats.
-const (
-	glmPreset  = "glm-launch"
-	glmSummary = "of 681,280" // in the pool's summary once the preset shows
-)
+// glmPreset is the launch scenario of the Send and memory budgets (prefill
+// pool 681,280 pages, decode's 1,048,576); its last request (900,000 tokens
+// from tenant B) is what Send repeats.
+const glmPreset = "glm-launch"
+
+// glmSummary is in decode's pool summary once the preset shows.
+var glmSummary = "of " + engine.Thousands(engine.GLMDecodePoolTokens)
 
 // The animation frames before each timed action (cmd/bench/js/act.js),
 // which runs inside a frame's callbacks. A drag moves once a frame, so a
@@ -50,8 +53,10 @@ type runResult struct {
 	PresetSwitch []timing  `json:"preset_switch"`
 	SendGLM      []timing  `json:"send_glm"`
 	ScrubGLM     []timing  `json:"scrub_glm"`
-	MapDraws     []float64 `json:"pool_map_draws_ms"` // each drawing of the full map at 681,280 pages`
+	MapDraws     []float64 `json:"pool_map_draws_ms"` // each drawing of decode's full map at glm-launch
 	MemLoop      []timing  `json:"mem_loop"`
+	// The reference pages, by name (floorPages), with -floor.
+	Floor map[string]floorResult `json:"floor,omitempty"`
 
 	MemLoad      memInfo             `json:"mem_load"` // demo, after load
 	RendererMem  rendererMem         `json:"renderer_mem_load"`
@@ -59,6 +64,7 @@ type runResult struct {
 	MemAfter     memInfo             `json:"mem_after"` // after -mem-sends more requests
 	Profile      []benchkit.FuncTime `json:"-"`         // of SendGLM, with -profile
 	ProfileDemo  []benchkit.FuncTime `json:"-"`         // of SendDemo, with -profile
+	ProfileStart []benchkit.FuncTime `json:"-"`         // of the loopback load, with -profile
 	ProfileScrub []benchkit.FuncTime `json:"-"`         // of ScrubGLM, with -profile
 }
 
@@ -80,9 +86,31 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	}
 	defer b.close()
 	r.chromium = b.version()
+	profiling := cfg.profile != "" && idx == 0
+	var prof *cpuProfiler
+	if profiling {
+		// The start's profile: the tab first opens a file of the site, so
+		// that the page's navigation stays in the renderer whose V8 is
+		// being profiled. Only the profiled run is disturbed by it.
+		if err := b.do(ctx, stepTimeout, func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Navigate(url+"manifest.webmanifest")(ctx, t)
+			return err
+		}); err != nil {
+			return r, err
+		}
+		if prof, err = startProfiler(ctx, b); err != nil {
+			return r, err
+		}
+	}
 	tl.take()
-	if r.Loopback, err = b.load(ctx, url, false); err != nil {
+	if r.Loopback, err = b.load(ctx, url, false, ""); err != nil {
 		return r, fmt.Errorf("loopback visit: %w", err)
+	}
+	if prof != nil {
+		if r.ProfileStart, err = prof.stop(ctx, profilePath(cfg.profile, "start")); err != nil {
+			return r, err
+		}
+		prof = nil
 	}
 	vlog("loopback: FCP %.0f ms, ready %.0f ms", r.Loopback.Times.FCP, r.Loopback.Times.Ready)
 	r.SWCached = b.waitSWCached(ctx, prefix+"/web/app.wasm", 30*time.Second)
@@ -95,8 +123,6 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		return r, fmt.Errorf("renderer memory after load: %w", err)
 	}
 	// 2. Send at the demo scale (the default page).
-	profiling := cfg.profile != "" && idx == 0
-	var prof *cpuProfiler
 	if profiling {
 		if prof, err = startProfiler(ctx, b); err != nil {
 			return r, err
@@ -117,7 +143,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	if r.ScrubDemo, err = b.act(ctx, "scrub", cfg.sends, dragSettle); err != nil {
 		return r, fmt.Errorf("scrubbing at the demo scale: %w", err)
 	}
-	// 3. The 681,280-page preset.
+	// 3. The launch preset.
 	if r.PresetSwitch, err = b.act(ctx, "preset:"+glmPreset, 1, clickSettle); err != nil {
 		return r, fmt.Errorf("switching to %s: %w", glmPreset, err)
 	}
@@ -141,7 +167,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 			return r, err
 		}
 	}
-	vlog("681,280-page sends: median %.1f ms", benchkit.Median(painted(r.SendGLM)))
+	vlog("glm-launch sends: median %.1f ms", benchkit.Median(painted(r.SendGLM)))
 	if profiling {
 		if prof, err = startProfiler(ctx, b); err != nil {
 			return r, err
@@ -175,7 +201,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	// of the figures above; the tab navigates afresh to the start page.
 	if r.SWCached {
 		tl.take()
-		if r.Repeat, err = b.load(ctx, url, false); err != nil {
+		if r.Repeat, err = b.load(ctx, url, false, ""); err != nil {
 			return r, fmt.Errorf("repeat visit: %w", err)
 		}
 		r.ServedRepeat = tl.take()
@@ -190,12 +216,26 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	}
 	defer bt.close()
 	tl.take()
-	if r.Throttled, err = bt.load(ctx, url, true); err != nil {
+	if r.Throttled, err = bt.load(ctx, url, true, ""); err != nil {
 		return r, fmt.Errorf("throttled visit: %w", err)
 	}
 	bt.waitSWCached(ctx, prefix+"/web/app.wasm", 30*time.Second)
 	r.ServedThrottled = tl.take()
 	vlog("throttled: FCP %.0f ms, ready %.0f ms", r.Throttled.Times.FCP, r.Throttled.Times.Ready)
+	bt.close()
+
+	// 7. The reference pages, each cold, in the same run.
+	if cfg.floor != "" {
+		r.Floor = map[string]floorResult{}
+		for _, name := range floorPages {
+			f, err := measureFloor(ctx, exe, filepath.Join(cfg.floor, name), cfg.sends)
+			if err != nil {
+				return r, fmt.Errorf("reference page %s: %w", name, err)
+			}
+			r.Floor[name] = f
+			vlog("reference page %s: FCP %.0f ms, ready %.0f ms", name, f.Load.Times.FCP, f.Load.Times.Ready)
+		}
+	}
 	return r, nil
 }
 

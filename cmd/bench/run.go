@@ -31,6 +31,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
 		return exitFail
 	}
+	if cfg.floor != "" {
+		if err := checkFloor(cfg.floor); err != nil {
+			fmt.Fprintf(stderr, "bench: %v\n", err)
+			return exitFail
+		}
+	}
 	exe, err := findChromium(cfg.chromium)
 	if err != nil {
 		fmt.Fprintf(stderr, "bench: %v\n", err)

@@ -37,6 +37,8 @@ func Format(v float64, unit string) string {
 		return fmt.Sprintf("%.0f ns/op", v)
 	case "B/op", "allocs/op":
 		return engine.Thousands(int64(math.Round(v))) + " " + unit
+	case "×":
+		return fmt.Sprintf("%.2f×", v)
 	case "":
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}

@@ -21,6 +21,6 @@ async () => {
     gridCells: (document.getElementById("grid") || { children: [] }).children.length,
     logRows: (document.getElementById("log") || { children: [] }).children.length,
     urlBytes: location.href.length,
-    summary: ((document.getElementById("grid") || {}).closest ? document.getElementById("grid").closest("section").querySelector(".hint").textContent : ""),
+    summary: (document.querySelector("#pool-decode .hint") || {}).textContent || "", // decode's pool, where #grid is
   };
 }
