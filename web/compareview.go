@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -36,7 +37,7 @@ func (c *compareView) Render() app.UI {
 func side(s model.SideView) app.UI {
 	cells := make([]app.UI, len(s.Grid.Cells))
 	for i, c := range s.Grid.Cells {
-		cells[i] = app.Span().Class(cellClass(c)).DataSet("page", c.Page).DataSet("owner", c.Owner).
+		cells[i] = app.Span().Class(dom.CellClass(c)).DataSet("page", c.Page).DataSet("owner", c.Owner).
 			DataSet("state", string(c.State)).Title(c.Label).Text(c.Mark)
 	}
 	return app.Div().Class("side").DataSet("mode", s.Mode).Body(

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/dom"
 )
 
 // Test hooks, in the wasm the browser tests build with -tags testhooks and
@@ -17,11 +19,11 @@ import (
 //	                       own event handler)
 //	kvleakTest.renders()   JSON of the components rendered since the last call
 //	kvleakTest.gridHTML()  the grid on screen as a fresh render writes it
-//	                       (gridRuns), which the page patches in place
+//	                       (dom.GridCells), which the page patches in place
 //	kvleakTest.logHTML()   the log's blocks as the prerender writes them,
 //	                       with the selected row, which the page marks in place
 //	kvleakTest.marksHTML() the scrubber's marks as a fresh render writes them
-//	                       (marksHTML), which the page patches in place
+//	                       (dom.MarksHTML), which the page patches in place
 //	kvleakTest.settle(f)   calls f once every event the page got before the
 //	                       call is handled and its render is on the page:
 //	                       go-app handles dispatches in order and runs the
@@ -50,13 +52,14 @@ func (p *playground) installTestHooks(ctx app.Context) {
 		return string(data)
 	}))
 	hooks.Set("gridHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return strings.Join(gridRuns(p.last.pool.Grid), "")
+		g := p.last.pool.Grid
+		return strings.Join(dom.Fresh(dom.GridCells(g.Tiles), g.Cells), "")
 	}))
 	hooks.Set("logHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return strings.Join((&logBlocks{}).render(p.late.shown.events, p.late.shown.selected), "")
+		return strings.Join(dom.LogHTML(p.late.shown.events, p.late.shown.selected), "")
 	}))
 	hooks.Set("marksHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return marksHTML(p.last.marks)
+		return dom.MarksHTML(p.last.marks)
 	}))
 	hooks.Set("settle", app.FuncOf(func(this app.Value, args []app.Value) any {
 		done := args[0]

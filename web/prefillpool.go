@@ -1,11 +1,9 @@
 package web
 
 import (
-	"html"
-	"strings"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -36,7 +34,7 @@ func (c *prefillPool) Render() app.UI {
 	case v.Map.Show:
 		body = newPoolMap().ID("prefill-map").Map(v.Map)
 	default:
-		body = app.Raw(prefillGridHTML(v.Grid))
+		body = app.Raw(dom.PrefillGridHTML(v.Grid))
 	}
 	hint := app.P().Class("hint").Text(v.Summary + ". Prefill builds its prompt's KV here and frees it after the transfer; it reads no page it did not write, so a leak lands on decode's pool below.")
 	if c.IFolded {
@@ -49,25 +47,4 @@ func (c *prefillPool) Render() app.UI {
 		app.H3().ID("pool-prefill-h").Text("Prefill server's pool"),
 		hint, body,
 	)
-}
-
-// prefillGridHTML is the prefill pool's cells as one raw element: spans,
-// not buttons, since they are only shown; every value is escaped.
-func prefillGridHTML(g model.GridView) string {
-	var b strings.Builder
-	cls := "grid"
-	if g.Tiles {
-		cls += " tiles"
-	}
-	b.WriteString(`<div class="` + cls + `" role="list" aria-label="Prefill pool pages">`)
-	for _, c := range g.Cells {
-		attrs := cellAttrs(c)
-		b.WriteString(`<span role="listitem"`)
-		for _, a := range attrs {
-			b.WriteString(` ` + a.name + `="` + html.EscapeString(a.value) + `"`)
-		}
-		b.WriteString(`>` + cellInner(c, g.Tiles) + `</span>`)
-	}
-	b.WriteString(`</div>`)
-	return b.String()
 }

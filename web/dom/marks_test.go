@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"html"
@@ -19,14 +19,14 @@ func TestMarksArePlacedByPercentAndLabelledAsText(t *testing.T) {
 		{Step: 11, Request: 1, Tenant: "A", End: true, Status: 200},
 		{Step: 21, Request: 2, Tenant: `<img src=x onerror="alert(1)">`},
 	}, 21)
-	out := marksHTML(marks)
+	out := MarksHTML(marks)
 	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end">`+
 		`<li class="mark at-0" title="r1 · A">r1 · A</li>`+
 		`<li class="mark mark-end at-50" title="r1 200">r1 200</li>`+
 		`<li class="mark mark-right at-100" title="r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;">r2 · &lt;img src=x onerror=&#34;alert(1)&#34;&gt;</li>`+
 		`</ol>`, out)
 	assert.NotContains(t, out, "<img", "a tenant's name is text")
-	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end"></ol>`, marksHTML(nil))
+	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end"></ol>`, MarksHTML(nil))
 }
 
 func TestATickAndALeakSayWhatTheyAre(t *testing.T) {
@@ -46,7 +46,7 @@ type drawnMark struct{ class, title, text string }
 
 var itemRE = regexp.MustCompile(`^<li class="([^"]*)" title="([^"]*)">([^<]*)</li>$`)
 
-// drawnOfItems reads the items marksHTML writes.
+// drawnOfItems reads the items MarksHTML writes.
 func drawnOfItems(t *testing.T, items []string) []drawnMark {
 	t.Helper()
 	out := []drawnMark{}
@@ -76,15 +76,48 @@ func randomRun(rng *rand.Rand, n int) []model.PlacedMark {
 	return model.PlaceMarks(marks, step+rng.IntN(5))
 }
 
-// TestPlannedMarksAreWhatAFreshListWrites: a list patched with planMarks
-// holds what marksHTML writes for the new marks, over a random walk of
+// TestPlannedMarksAreWhatAFreshListWrites: a list patched with PlanPatch
+// holds what MarksHTML writes for the new marks, over a random walk of
 // Sends (one more request), new runs and runs cut short.
 func TestPlannedMarksAreWhatAFreshListWrites(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 11))
 	var was []model.PlacedMark
 	page := drawnOfItems(t, itemsOf(was))
-	n, changes := 0, 0
-	for i := range 400 {
+	changes := 0
+	for i, marks := range marksWalk(400) {
+		p := PlanPatch(Marks, was, marks)
+		for _, ch := range p.Changes {
+			d := &page[ch.Index]
+			for _, a := range ch.Attrs {
+				switch a.Name {
+				case "class":
+					d.class = a.Value
+				case "title":
+					d.title = a.Value
+				default:
+					t.Fatalf("an attribute a mark does not have: %s", a.Name)
+				}
+			}
+			if ch.SetInner {
+				d.text = html.UnescapeString(ch.Inner)
+			}
+		}
+		changes += len(p.Changes)
+		page = page[:len(page)-p.Removed]
+		page = append(page, drawnOfItems(t, splitItems(p.Added))...)
+		require.Equal(t, drawnOfItems(t, itemsOf(marks)), page, "change %d, %d marks", i, len(marks))
+		was = marks
+	}
+	assert.Greater(t, changes, 1000, "the walk changed items in place")
+	assert.Equal(t, Plan{}, PlanPatch(Marks, was, was), "the same marks: nothing to do")
+}
+
+// marksWalk is the marks of a random walk of changes: mostly Sends (one
+// more request), some new runs and resets.
+func marksWalk(changes int) [][]model.PlacedMark {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var out [][]model.PlacedMark
+	n := 0
+	for range changes {
 		switch k := rng.IntN(10); {
 		case k < 7:
 			n++ // a Send
@@ -93,30 +126,14 @@ func TestPlannedMarksAreWhatAFreshListWrites(t *testing.T) {
 		default:
 			n = 0 // a reset
 		}
-		marks := randomRun(rand.New(rand.NewPCG(uint64(n), 3)), n)
-		p := planMarks(was, marks)
-		for _, ch := range p.changed {
-			d := &page[ch.index]
-			if ch.class != "" {
-				d.class = ch.class
-			}
-			if ch.label != "" {
-				d.title, d.text = ch.label, ch.label
-			}
-		}
-		changes += len(p.changed)
-		page = page[:len(page)-p.removed]
-		page = append(page, drawnOfItems(t, splitItems(p.added))...)
-		require.Equal(t, drawnOfItems(t, itemsOf(marks)), page, "change %d, %d requests", i, n)
-		was = marks
+		out = append(out, randomRun(rand.New(rand.NewPCG(uint64(n), 3)), n))
 	}
-	assert.Greater(t, changes, 1000, "the walk changed items in place")
-	assert.Equal(t, marksPlan{}, planMarks(was, was), "the same marks: nothing to do")
+	return out
 }
 
-// itemsOf is the items marksHTML writes for marks.
+// itemsOf is the items MarksHTML writes for marks.
 func itemsOf(marks []model.PlacedMark) []string {
-	list := marksHTML(marks)
+	list := MarksHTML(marks)
 	_, items, _ := strings.Cut(list, ">")
 	return splitItems(strings.TrimSuffix(items, "</ol>"))
 }
@@ -133,26 +150,33 @@ func splitItems(s string) []string {
 
 func TestAListRenderedAfterAPatchIsANewOne(t *testing.T) {
 	marks := []model.PlacedMark{{Step: 1, Label: "r1 · A", Shown: true}}
-	assert.Equal(t, marksHTML(marks), marksListHTML(marks, 0))
-	assert.Equal(t, `<ol class="marks" aria-label="Where requests start and end" data-gen="2"><li class="mark at-0" title="r1 · A">r1 · A</li></ol>`,
-		marksListHTML(marks, 2), "go-app compares the string: a list after a patch differs from any before it")
+	var is Island[model.PlacedMark]
+	assert.Equal(t, []string{MarksHTML(marks)}, is.Render(Marks, marks))
+	is.spoil()
+	is.spoil()
+	assert.Equal(t, []string{`<ol class="marks" aria-label="Where requests start and end" data-gen="1"><li class="mark at-0" title="r1 · A">r1 · A</li></ol>`},
+		is.Render(Marks, marks), "go-app compares the string: a list after a patch differs from any before it")
 }
 
 // A Send's shift of every mark is patched; a regrouping of a long run's
 // is rendered again.
 func TestAPatchCountsItsCallsIntoJavaScript(t *testing.T) {
-	assert.Equal(t, 0, planMarks(randomRun(rand.New(rand.NewPCG(4, 3)), 40), randomRun(rand.New(rand.NewPCG(4, 3)), 40)).calls())
-	p := marksPlan{changed: []markChange{{index: 0, class: "mark at-1"}, {index: 1, label: "r2 200"}, {index: 2, class: "mark", label: "r3 · A"}}, removed: 2}
-	assert.Equal(t, 1+2+3+2, p.calls())
+	assert.Equal(t, 0, PlanPatch(Marks, randomRun(rand.New(rand.NewPCG(4, 3)), 40), randomRun(rand.New(rand.NewPCG(4, 3)), 40)).Calls())
+	p := Plan{Changes: []Change{
+		{Index: 0, Attrs: []Attr{{"class", "mark at-1"}}},
+		{Index: 1, Attrs: []Attr{{"title", "r2 200"}}, Inner: "r2 200", SetInner: true},
+		{Index: 2, Attrs: []Attr{{"class", "mark"}, {"title", "r3 · A"}}, Inner: "r3 · A", SetInner: true},
+	}, Removed: 2}
+	assert.Equal(t, 1+2+3+2, p.Calls())
 	var demoShift, longRegroup int
 	for n := 2; n <= 40; n++ { // Sends on a short run
-		demoShift = max(demoShift, planMarks(shortRun(n-1), shortRun(n)).calls())
+		demoShift = max(demoShift, PlanPatch(Marks, shortRun(n-1), shortRun(n)).Calls())
 	}
-	assert.LessOrEqual(t, demoShift, maxPatchCalls, "a short run's Send is patched")
+	assert.LessOrEqual(t, demoShift, MaxPatchCalls, "a short run's Send is patched")
 	for n := 990; n < 1000; n++ {
-		longRegroup = max(longRegroup, planMarks(shortRun(n), shortRun(n+1)).calls())
+		longRegroup = max(longRegroup, PlanPatch(Marks, shortRun(n), shortRun(n+1)).Calls())
 	}
-	assert.Greater(t, longRegroup, maxPatchCalls, "a 1,000-request run's Send renders the list again")
+	assert.Greater(t, longRegroup, MaxPatchCalls, "a 1,000-request run's Send renders the list again")
 }
 
 // shortRun is n requests of ten events each, as the demo's.

@@ -1,10 +1,9 @@
-package web
+package dom
 
 import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,19 +21,17 @@ func sendN(t *testing.T, s *model.Session, n int) {
 	}
 }
 
-// logBlockHTML is a block rendered from scratch: what the cache must give.
+// logBlockHTML is a block rendered from scratch: what the island must give.
 func logBlockHTML(evs []engine.Event, selected int) string {
-	rows := make([]string, len(evs))
+	var b strings.Builder
 	for i := range evs {
-		rows[i] = logRowHTML(&evs[i], evs[i].Step == selected)
+		writeLogRow(&b, &evs[i], evs[i].Step == selected)
 	}
-	if len(evs) == 0 {
-		return joinLogBlock(0, 0, rows)
-	}
-	return joinLogBlock(evs[0].Step, evs[len(evs)-1].Step, rows)
+	open, close := logRows{}.Block(evs[0].Step-1, len(evs), 0)
+	return open + b.String() + close
 }
 
-// freshBlocks is what logBlocksFor must equal: every listed block built
+// freshBlocks is what Log.Blocks must equal: every listed block built
 // anew, after an empty one in the place of each block the window has left
 // since its places last moved.
 func freshBlocks(s *model.Session) []string {
@@ -50,41 +47,37 @@ func freshBlocks(s *model.Session) []string {
 	return out
 }
 
-// sameBytes reports whether a and b share their bytes: the cache kept the
-// string rather than building an equal one.
-func sameBytes(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
-
-func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
+func TestTheLogRebuildsOnlyWhatChanged(t *testing.T) {
 	s := model.NewSession()
-	var c logBlocks
-	require.Equal(t, freshBlocks(s), c.render(s.Engine().Log(), s.Step()), "the demo run on first render")
+	var c Log
+	require.Equal(t, freshBlocks(s), c.Blocks(s.Engine().Log(), s.Step()), "the demo run on first render")
 	s.Reset()
-	assert.Empty(t, c.render(s.Engine().Log(), s.Step()), "a new run drops the old blocks")
+	assert.Empty(t, c.Blocks(s.Engine().Log(), s.Step()), "a new run drops the old blocks")
 
 	sendN(t, s, model.LogBlock/10+2) // 10 events each: past one block, short of two
-	before := c.render(s.Engine().Log(), s.Step())
+	before := c.Blocks(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), before)
 	require.Len(t, before, 2)
 
 	sendN(t, s, 1)
-	after := c.render(s.Engine().Log(), s.Step())
+	after := c.Blocks(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), after)
 	assert.True(t, sameBytes(before[0], after[0]), "a full block is kept across a Send")
 	assert.False(t, sameBytes(before[1], after[1]), "the newest block grows")
 
 	require.NoError(t, s.SelectStep(5))
-	sel := c.render(s.Engine().Log(), s.Step())
+	sel := c.Blocks(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), sel, "a selection marks its row")
 	assert.True(t, sameBytes(after[1], sel[1]), "a selection elsewhere leaves a block alone")
 	require.NoError(t, s.SelectStep(model.LogBlock+5))
-	require.Equal(t, freshBlocks(s), c.render(s.Engine().Log(), s.Step()), "and moves between blocks")
+	require.Equal(t, freshBlocks(s), c.Blocks(s.Engine().Log(), s.Step()), "and moves between blocks")
 	require.NoError(t, s.SelectStep(0))
-	latest := c.render(s.Engine().Log(), s.Step())
+	latest := c.Blocks(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), latest, "the latest step marks no row")
 	assert.Equal(t, 0, strings.Count(strings.Join(latest, ""), `aria-pressed="true"`))
 
 	sendN(t, s, 40) // past model.MaxLogRows: the window moves
-	blocks := c.render(s.Engine().Log(), s.Step())
+	blocks := c.Blocks(s.Engine().Log(), s.Step())
 	require.Equal(t, freshBlocks(s), blocks)
 	evs := s.Engine().Log().Copy()
 	require.Greater(t, len(evs), model.MaxLogRows)
@@ -94,7 +87,7 @@ func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
 	assert.Contains(t, blocks[len(blocks)-1], `data-step="`+strconv.Itoa(len(evs))+`"`)
 
 	s.Reset()
-	assert.Empty(t, c.render(s.Engine().Log(), s.Step()))
+	assert.Empty(t, c.Blocks(s.Engine().Log(), s.Step()))
 }
 
 // As the window moves on, each listed block keeps its place among the
@@ -106,14 +99,14 @@ func TestLogBlocksForRebuildsOnlyWhatChanged(t *testing.T) {
 func TestTheLogsBlocksKeepTheirPlacesAsTheWindowMoves(t *testing.T) {
 	s := model.NewSession()
 	s.Reset()
-	var c logBlocks
+	var c Log
 	places := model.MaxLogRows / model.LogBlock
 	kept, placesMoved := 0, 0
-	prev := c.render(s.Engine().Log(), s.Step())
+	prev := c.Blocks(s.Engine().Log(), s.Step())
 	for range 150 { // 10 events a Send: five times past the window's length
 		sendN(t, s, 1)
 		evs := s.Engine().Log().Copy()
-		got := c.render(s.Engine().Log(), s.Step())
+		got := c.Blocks(s.Engine().Log(), s.Step())
 		require.Equal(t, freshBlocks(s), got)
 		require.LessOrEqual(t, len(got), 2*places, "at most a window of places left empty before the listed blocks")
 		listed := 0
@@ -163,13 +156,14 @@ func BenchmarkLogAfterSend(b *testing.B) {
 	evs := s.Engine().Log().Copy()
 	const sendEvents = 10 // one small request's events
 	b.Run("blocks", func(b *testing.B) {
-		var c logBlocks
-		c.render(s.Engine().Log(), s.Step())
+		var c Log
+		c.Blocks(s.Engine().Log(), s.Step())
 		for b.Loop() {
 			// Forget the newest request, as if it had just been sent.
-			c.rows = c.rows[:len(c.rows)-sendEvents]
-			c.blocks[len(c.blocks)-1].n -= sendEvents
-			c.render(s.Engine().Log(), s.Step())
+			is := &c.rows
+			is.built, is.rows = is.built[:len(is.built)-sendEvents], is.rows[:len(is.rows)-sendEvents]
+			is.blocks[len(is.blocks)-1].n -= sendEvents
+			c.Blocks(s.Engine().Log(), s.Step())
 		}
 	})
 	b.Run("whole-list", func(b *testing.B) {
@@ -180,10 +174,26 @@ func BenchmarkLogAfterSend(b *testing.B) {
 	})
 }
 
-// typeRequest fills the request form as a reader would.
-func typeRequest(t testing.TB, s *model.Session, tenant, tokens, content string) {
-	t.Helper()
-	require.NoError(t, s.SelectTenant(tenant))
-	require.NoError(t, s.SetText(model.PromptTokens, tokens))
-	require.NoError(t, s.SetText(model.Secret, content))
+func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
+	s := model.NewSession()
+	s.Reset()
+	typeRequest(t, s, "B", "3", "y")
+	require.NoError(t, s.SetText(model.TenantName, `<i>x</i>`))
+	require.NoError(t, s.Rename())
+	require.NoError(t, s.Send())
+	evs := s.Engine().Log().Copy()
+	out := logBlockHTML(evs, 2)
+	assert.True(t, strings.HasPrefix(out, `<ol class="log-block" start="1" aria-label="Events 1–`+strconv.Itoa(len(evs))+`">`), out)
+	assert.Equal(t, len(evs), strings.Count(out, `<li `))
+	assert.NotContains(t, out, "<i>")
+	assert.Contains(t, out, "&lt;i&gt;x&lt;/i&gt;")
+	assert.Contains(t, out, `data-step="2" aria-pressed="true"`)
+	assert.Equal(t, 1, strings.Count(out, `aria-pressed="true"`))
+	assert.Equal(t, 1, strings.Count(out, ` selected"`))
+	assert.Contains(t, out, `data-stage="decode.prealloc"`)
+	assert.Equal(t, []string{out}, LogHTML(s.Engine().Log(), 2), "the island writes the same")
+
+	later := logBlockHTML(evs[3:5], 0)
+	assert.True(t, strings.HasPrefix(later, `<ol class="log-block" start="4" aria-label="Events 4–5">`), later)
+	assert.NotContains(t, later, `aria-pressed="true"`)
 }
