@@ -105,7 +105,7 @@ func (p *playground) onScrub(ctx app.Context, step int) {
 func (p *playground) onScrubEnd(ctx app.Context) {
 	p.writeDueURL(false)
 	if p.addr != nil {
-		p.addr.release()
+		p.addr.Release()
 	}
 }
 

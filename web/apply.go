@@ -41,7 +41,7 @@ func (p *playground) applyChange(ctx app.Context, change func(*model.Session) er
 // and their release after the paint does otherwise (lateviews.go): reading
 // the query (and, for a long run, keeping it in the tab) is work the click's
 // task need not wait for. The address bar writes it after the next paint
-// (addressbar.go), or at once when painted says that paint is the one just
+// (dom.AddressBar), or at once when painted says that paint is the one just
 // done. A run too long for a
 // link is kept in the tab's storage instead, and the address bar says so
 // (model/tabrun.go).
@@ -59,7 +59,7 @@ func (p *playground) writeDueURL(painted bool) {
 		p.keptInTab = err == nil
 	}
 	if p.addr != nil { // browser only (OnMount)
-		p.addr.set(p.s.AddressQuery(), p.dragged, painted)
+		p.addr.Set(p.s.AddressQuery(), p.dragged, painted)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -12,7 +13,7 @@ import (
 // tests and the share links (and the embed caption's link). A change renders
 // what the reader watches — the verdict, the pool, the pipeline, the
 // scrubber — in the click's own task, and these once that frame is painted
-// (afterPaint): they sit below the fold, and their render, diff, style and
+// (dom.AfterPaint): they sit below the fold, and their render, diff, style and
 // layout were about a fifth of the time from a Send to its paint. Their
 // views are not even read in the click's task (the links' queries and the
 // Prometheus text were a tenth of a Send's task). While they lag, the
@@ -35,11 +36,11 @@ func (l lateViews) into(v *pageViews) {
 
 // lateState is what the page keeps of its late panels.
 type lateState struct {
-	shown    lateViews   // what they show
-	onScreen bool        // the last render put them on the page (an embed has none)
-	held     bool        // shown may be older than the session
-	released bool        // the next render shows the session's
-	follow   *afterPaint // asks for that render (browser only)
+	shown    lateViews       // what they show
+	onScreen bool            // the last render put them on the page (an embed has none)
+	held     bool            // shown may be older than the session
+	released bool            // the next render shows the session's
+	follow   *dom.AfterPaint // asks for that render (browser only)
 }
 
 // holdLate reports whether this render keeps the late panels' views as
@@ -54,7 +55,7 @@ func (p *playground) holdLate() bool {
 	l := &p.late
 	shown := l.onScreen
 	l.onScreen = true
-	if l.follow == nil || !shown || l.released || !l.follow.schedule() {
+	if l.follow == nil || !shown || l.released || !l.follow.Schedule() {
 		l.held, l.released = false, false
 		return false
 	}
@@ -83,11 +84,11 @@ func lateOf(v pageViews) lateViews {
 // startFollowing makes the late panels follow after the paint, through the
 // page's own context (OnMount sets p.self first).
 func (p *playground) startFollowing() {
-	p.late.follow = newAfterPaint(func() {
+	p.late.follow = dom.NewAfterPaint(func() {
 		p.self.Dispatch(func(app.Context) {
 			p.writeDueURL(true)
 			p.late.released = true
 		})
 	})
-	p.stops = append(p.stops, func() { p.late.follow.release(); p.late.follow = nil })
+	p.stops = append(p.stops, func() { p.late.follow.Stop(); p.late.follow = nil })
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -27,8 +28,8 @@ type playground struct {
 	// without its arriving halo, whose animation is a layer of its own, and
 	// the address bar waits for the drag to end (apply.go).
 	dragged bool
-	addr    *addressBar // writes the address bar after the paint
-	urlDue  bool        // a change's state is not yet in addr (writeDueURL)
+	addr    *dom.AddressBar // writes the address bar after the paint
+	urlDue  bool            // a change's state is not yet in addr (writeDueURL)
 	// embedWired: an embed tells its parent its height (embedheight.go)
 	// and opens its links in a new tab (embedlinks.go).
 	embedWired bool
@@ -51,8 +52,8 @@ func (p *playground) OnMount(ctx app.Context) {
 	ctx.Handle(crashAction, p.handleCrash)
 	p.installTestHooks(ctx)
 	p.self = ctx
-	p.addr = newAddressBar(ctx.Page(), p.catchUpURL)
-	p.stops = append(p.stops, p.addr.stop)
+	p.addr = dom.NewAddressBar(ctx.Page(), p.catchUpURL)
+	p.stops = append(p.stops, p.addr.Stop)
 	p.startFollowing()
 	p.ready = true
 	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth

@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"sync/atomic"
@@ -6,7 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// addressBar writes the run's query into the address bar after the frame
+// AddressBar writes the run's query into the address bar after the frame
 // that shows the change has been painted: history.replaceState is costly
 // in Chromium, and what the reader waits for is the page, not the URL.
 // Queries set in between are coalesced, so a scrub writes the last one
@@ -18,67 +18,66 @@ import (
 // (for a restored tab, Back, Forward) is the state on screen; a reader
 // cannot reload within the frame it waits.
 //
-// set runs on go-app's goroutine; the browser's callbacks (the paint's, the
+// Set runs on go-app's goroutine; the browser's callbacks (the paint's, the
 // listeners') on the one syscall/js gives them, hence the atomic.
-type addressBar struct {
+type AddressBar struct {
 	pending atomic.Pointer[string]
 	page    app.Page
-	paint   *afterPaint // writes the pending query after the next paint
+	paint   *AfterPaint // writes the pending query after the next paint
 	flush   app.Func    // writes the pending query: pagehide, visibilitychange
-	stop    func()
 }
 
-// newAddressBar writes through page; stop writes what is pending and
-// releases its callbacks. Before a pagehide or visibilitychange writes
-// what is pending, catchUp gives it the page's state, if the page has not
-// yet (apply.go).
-func newAddressBar(page app.Page, catchUp func()) *addressBar {
-	a := &addressBar{page: page}
-	a.paint = newAfterPaint(a.write)
+// NewAddressBar writes through page; Stop writes what is pending and
+// frees its callbacks. Before a pagehide or visibilitychange writes what is
+// pending, catchUp gives it the page's state, if the page has not yet.
+func NewAddressBar(page app.Page, catchUp func()) *AddressBar {
+	a := &AddressBar{page: page}
+	a.paint = NewAfterPaint(a.write)
 	a.flush = app.FuncOf(func(app.Value, []app.Value) any {
 		catchUp()
 		a.write()
 		return nil
 	})
-	win, doc := a.paint.win, a.paint.doc
-	win.Call("addEventListener", "pagehide", a.flush)
-	doc.Call("addEventListener", "visibilitychange", a.flush)
-	a.stop = func() {
-		a.write()
-		win.Call("removeEventListener", "pagehide", a.flush)
-		doc.Call("removeEventListener", "visibilitychange", a.flush)
-		a.flush.Release()
-		a.paint.release()
-	}
+	a.paint.win.Call("addEventListener", "pagehide", a.flush)
+	a.paint.doc.Call("addEventListener", "visibilitychange", a.flush)
 	return a
 }
 
-// set makes query the address bar's, after the next paint, or at once in
+// Stop writes what is pending and frees the callbacks.
+func (a *AddressBar) Stop() {
+	a.write()
+	a.paint.win.Call("removeEventListener", "pagehide", a.flush)
+	a.paint.doc.Call("removeEventListener", "visibilitychange", a.flush)
+	a.flush.Release()
+	a.paint.Stop()
+}
+
+// Set makes query the address bar's, after the next paint, or at once in
 // a hidden page or when painted says the paint that shows it is done; a
-// held one waits for release (a drag of the timeline, apply.go), another
-// set, or the page being hidden or left.
-func (a *addressBar) set(query string, held, painted bool) {
+// held one waits for Release (a drag of the timeline), another Set, or the
+// page being hidden or left.
+func (a *AddressBar) Set(query string, held, painted bool) {
 	a.pending.Store(&query)
 	switch {
 	case held:
 	case painted:
 		a.write()
 	default:
-		a.release()
+		a.Release()
 	}
 }
 
-// release writes the pending query, if any, after the next paint, or at
+// Release writes the pending query, if any, after the next paint, or at
 // once in a hidden page.
-func (a *addressBar) release() {
-	if a.pending.Load() != nil && !a.paint.schedule() {
+func (a *AddressBar) Release() {
+	if a.pending.Load() != nil && !a.paint.Schedule() {
 		a.write()
 	}
 }
 
 // write puts the pending query, if any, into the address bar without
 // navigating.
-func (a *addressBar) write() {
+func (a *AddressBar) write() {
 	q := a.pending.Swap(nil)
 	if q == nil {
 		return
