@@ -131,7 +131,7 @@ func TestEmbedExampleCrossSite(t *testing.T) {
 			}}},
 		}})
 		frame := openEmbedExample(t, b, page, site)
-		// web.GuardStorage replaces window.localStorage (an accessor) with an
+		// dom.GuardStorage replaces window.localStorage (an accessor) with an
 		// in-memory store (a data property) only when reading it threw.
 		shimmed := run(frame, chromedp.Evaluate[bool](
 			`"value" in Object.getOwnPropertyDescriptor(window, "localStorage")`))

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"kvleak/web"
+	"kvleak/web/dom"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -25,6 +26,6 @@ func main() {
 	// Same routes as the generator, so the wasm app takes over the
 	// prerendered page instead of showing "not found".
 	web.Routes()
-	web.GuardStorage()
+	dom.GuardStorage()
 	app.RunWhenOnBrowser()
 }

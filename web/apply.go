@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -54,7 +55,7 @@ func (p *playground) writeDueURL(painted bool) {
 	if !p.s.Linkable() {
 		data, err := p.s.TabRun()
 		if err == nil {
-			err = keepInTab(data)
+			err = dom.KeepInTab(model.TabKey, data)
 		}
 		p.keptInTab = err == nil
 	}

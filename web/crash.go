@@ -47,6 +47,14 @@ func safe(h app.EventHandler) app.EventHandler {
 	}
 }
 
+// safeKey is safe for a key handler (dom.ListenKeys).
+func safeKey(h func(ctx app.Context, key string)) func(app.Context, string) {
+	return func(ctx app.Context, key string) {
+		defer reportPanic(ctx)
+		h(ctx, key)
+	}
+}
+
 // reportPanic, deferred in a child's code, contains a panic and hands it
 // to the page through the crashAction.
 func reportPanic(ctx app.Context) {

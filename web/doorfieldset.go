@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -71,5 +72,5 @@ func (c *doorFieldset) onPreset(ctx app.Context, e app.Event) {
 
 func (c *doorFieldset) onBox(ctx app.Context, e app.Event) {
 	state := ctx.JSSrc().Get("dataset").Get("state").String()
-	c.onChoice(ctx, c.ISetting.Field, c.ISetting.Toggled(state, ctx.JSSrc().Get("checked").Bool()))
+	c.onChoice(ctx, c.ISetting.Field, c.ISetting.Toggled(state, dom.Checked(ctx)))
 }

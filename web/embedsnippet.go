@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -48,7 +49,7 @@ func (e embedChoice) snippet(link string) string {
 	if u, err := url.Parse(link); err == nil {
 		origin = u.Scheme + "://" + u.Host
 	}
-	return frame + "\n" + strings.NewReplacer("ORIGIN", origin, "TYPE", heightMessage).Replace(sizeScript)
+	return frame + "\n" + strings.NewReplacer("ORIGIN", origin, "TYPE", dom.HeightMessage).Replace(sizeScript)
 }
 
 // sizeScript sizes a snippet's frames to the heights they post.

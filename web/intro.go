@@ -1,6 +1,10 @@
 package web
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/dom"
+)
 
 // intro says what happened and ties the article's three questions to what
 // the reader can try here, opens the guided tour and leads to the share
@@ -41,4 +45,4 @@ func (c *intro) Render() app.UI {
 }
 
 // onShare leads to the share panel.
-func (c *intro) onShare(ctx app.Context, e app.Event) { jumpTo("share-h") }
+func (c *intro) onShare(ctx app.Context, e app.Event) { dom.JumpTo("share-h") }

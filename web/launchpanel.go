@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -57,4 +58,4 @@ func (c *launchPanel) Render() app.UI {
 
 func (c *launchPanel) onRunClick(ctx app.Context, e app.Event) { c.onRun(ctx) }
 
-func (c *launchPanel) onShow(ctx app.Context, e app.Event) { c.onSelect(ctx, dataInt(ctx, "step")) }
+func (c *launchPanel) onShow(ctx app.Context, e app.Event) { c.onSelect(ctx, dom.DataInt(ctx, "step")) }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -36,19 +37,19 @@ func (p *playground) OnNav(ctx app.Context) {
 			p.banner = err.Error()
 		}
 	}
-	forceTheme(p.s.View().Theme)
+	dom.ForceTheme(p.s.View().Theme)
 	if p.s.View().Embed && !p.embedWired {
 		p.embedWired = true
-		p.stops = append(p.stops, openLinksOutside(), func() { p.embedWired = false })
-		if stop := reportHeight(); stop != nil {
+		p.stops = append(p.stops, dom.OpenLinksOutside(), func() { p.embedWired = false })
+		if stop := dom.ReportHeight(); stop != nil {
 			p.stops = append(p.stops, stop)
 		}
 	}
 }
 
-// restoreTabRun opens the run kept in the tab's storage (apply.go, tabstore.go).
+// restoreTabRun opens the run kept in the tab's storage (apply.go, dom.KeepInTab).
 func (p *playground) restoreTabRun() error {
-	data := readFromTab()
+	data := dom.ReadTab(model.TabKey)
 	if len(data) == 0 {
 		return model.ErrNotInTab
 	}

@@ -56,7 +56,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.stops = append(p.stops, p.addr.Stop)
 	p.startFollowing()
 	p.ready = true
-	p.narrow = app.Window().Get("innerWidth").Int() < narrowWidth
+	p.narrow = dom.ViewportWidth() < narrowWidth
 }
 
 func (p *playground) OnDismount() {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -44,16 +45,8 @@ func (p *playground) tick(ctx app.Context, from int) {
 
 // playInterval is the pace of auto-play for this reader.
 func playInterval() time.Duration {
-	if reducedMotion() {
+	if dom.ReducedMotion() {
 		return playEveryReduced
 	}
 	return playEvery
-}
-
-// reducedMotion reports the reader's prefers-reduced-motion setting.
-func reducedMotion() bool {
-	if !app.Window().Get("matchMedia").Truthy() {
-		return false
-	}
-	return app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool()
 }

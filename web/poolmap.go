@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -39,7 +40,7 @@ func (c *poolMap) OnZoom(fn func(app.Context, int, int)) *poolMap { c.onZoom = f
 
 func (c *poolMap) OnMount(ctx app.Context) {
 	c.downAt = -1
-	c.stopTheme = onSchemeChange(func() { ctx.Dispatch(func(app.Context) { c.draw() }) })
+	c.stopTheme = dom.OnSchemeChange(func() { ctx.Dispatch(func(app.Context) { c.draw() }) })
 	ctx.Defer(func(app.Context) { c.draw() })
 }
 
@@ -118,7 +119,7 @@ func (c *poolMap) onUp(ctx app.Context, e app.Event) {
 }
 
 func (c *poolMap) onLeakedClick(ctx app.Context, e app.Event) {
-	c.onZoom(ctx, dataInt(ctx, "first"), dataInt(ctx, "last"))
+	c.onZoom(ctx, dom.DataInt(ctx, "first"), dom.DataInt(ctx, "last"))
 }
 
 // draw paints the map: the pixels in one pass and one copy, then a ring
@@ -134,7 +135,7 @@ func (c *poolMap) draw() {
 	// A User Timing measure: make bench reads each drawing's duration.
 	defer perf.Call("measure", "kvleak:pool-map", map[string]any{"start": start})
 	pal := lightMap
-	if darkScheme() {
+	if dom.DarkScheme() {
 		pal = darkMap
 	}
 	var dirty [2]int

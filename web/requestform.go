@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -118,12 +119,12 @@ func (c *requestForm) textInput(f model.Field, text string) app.HTMLInput {
 }
 
 func (c *requestForm) onInput(ctx app.Context, e app.Event) {
-	c.onText(ctx, model.Field(dataInt(ctx, "field")), value(ctx))
+	c.onText(ctx, model.Field(dom.DataInt(ctx, "field")), dom.Value(ctx))
 }
 
-func (c *requestForm) onTenantChange(ctx app.Context, e app.Event) { c.onTenant(ctx, value(ctx)) }
-func (c *requestForm) onEndChange(ctx app.Context, e app.Event)    { c.onEnd(ctx, value(ctx)) }
+func (c *requestForm) onTenantChange(ctx app.Context, e app.Event) { c.onTenant(ctx, dom.Value(ctx)) }
+func (c *requestForm) onEndChange(ctx app.Context, e app.Event)    { c.onEnd(ctx, dom.Value(ctx)) }
 
 func (c *requestForm) onPromptChange(ctx app.Context, e app.Event) {
-	c.onNumber(ctx, model.PromptTokens, value(ctx))
+	c.onNumber(ctx, model.PromptTokens, dom.Value(ctx))
 }

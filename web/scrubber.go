@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -70,7 +71,7 @@ func (c *scrubber) onChange(ctx app.Context, e app.Event) {
 }
 
 func (c *scrubber) onInput(ctx app.Context, e app.Event) {
-	if step, err := strconv.Atoi(value(ctx)); err == nil {
+	if step, err := strconv.Atoi(dom.Value(ctx)); err == nil {
 		c.onSelect(ctx, step)
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -35,4 +36,4 @@ func (c *sendResult) Render() app.UI {
 
 // onShow leads to the response: its heading, so that a screen reader
 // goes on from there.
-func (c *sendResult) onShow(ctx app.Context, e app.Event) { jumpTo("response-h") }
+func (c *sendResult) onShow(ctx app.Context, e app.Event) { dom.JumpTo("response-h") }

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -75,7 +76,7 @@ func (c *settingsForm) renderPresets() app.UI {
 	)
 }
 
-func (c *settingsForm) onPresetChange(ctx app.Context, e app.Event) { c.onPreset(ctx, value(ctx)) }
+func (c *settingsForm) onPresetChange(ctx app.Context, e app.Event) { c.onPreset(ctx, dom.Value(ctx)) }
 
 func (c *settingsForm) renderSetting(v model.SettingView) app.UI {
 	switch v.Field.Kind() {
@@ -102,16 +103,16 @@ func (c *settingsForm) renderSetting(v model.SettingView) app.UI {
 // the first handler mounted on a reused element (see dom.go).
 
 func (c *settingsForm) onNumberChange(ctx app.Context, e app.Event) {
-	shown := c.onNumber(ctx, model.Field(dataInt(ctx, "field")), value(ctx))
+	shown := c.onNumber(ctx, model.Field(dom.DataInt(ctx, "field")), dom.Value(ctx))
 	// go-app's virtual DOM may already hold the normalised text ("681,280"
 	// after "681280" was typed) and then would not write it back.
 	ctx.JSSrc().Set("value", shown)
 }
 
 func (c *settingsForm) onChoiceChange(ctx app.Context, e app.Event) {
-	c.onChoice(ctx, model.Field(dataInt(ctx, "field")), value(ctx))
+	c.onChoice(ctx, model.Field(dom.DataInt(ctx, "field")), dom.Value(ctx))
 }
 
 func (c *settingsForm) onFlagChange(ctx app.Context, e app.Event) {
-	c.onFlag(ctx, model.Field(dataInt(ctx, "field")), ctx.JSSrc().Get("checked").Bool())
+	c.onFlag(ctx, model.Field(dom.DataInt(ctx, "field")), dom.Checked(ctx))
 }

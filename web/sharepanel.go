@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -168,7 +169,7 @@ func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
 		return
 	}
 	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
-	c.say("Paste the snippet into your page. The frame posts its height as {type: \""+heightMessage+"\", height}; the snippet's script sizes the frame to it.", false)
+	c.say("Paste the snippet into your page. The frame posts its height as {type: \""+dom.HeightMessage+"\", height}; the snippet's script sizes the frame to it.", false)
 }
 
 func (c *sharePanel) onCopySnippet(ctx app.Context, e app.Event) {

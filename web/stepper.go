@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/dom"
 )
 
 // Keyboard shortcuts of the step-through controls. Plain keys that browsers
@@ -36,7 +38,7 @@ func (c *stepper) OnStepBy(fn func(app.Context, int)) *stepper { c.onStepBy = fn
 func (c *stepper) OnPlay(fn func(app.Context)) *stepper        { c.onPlay = fn; return c }
 
 func (c *stepper) OnMount(ctx app.Context) {
-	c.stopKeys = listenKeys(ctx, []string{keyBack, keyNext, keyPlay}, c.onKey)
+	c.stopKeys = dom.ListenKeys(ctx, []string{keyBack, keyNext, keyPlay}, safeKey(c.onKey))
 }
 
 func (c *stepper) OnDismount() {

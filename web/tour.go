@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -51,7 +52,7 @@ func (c *tour) OnStep(fn func(app.Context, int)) *tour { c.onStep = fn; return c
 
 func (c *tour) OnMount(ctx app.Context) {
 	c.returnTo = app.Window().Get("document").Get("activeElement")
-	c.stopKeys = listenKeys(ctx, []string{"ArrowRight", "ArrowLeft", "Escape"}, c.onKey)
+	c.stopKeys = dom.ListenKeys(ctx, []string{"ArrowRight", "ArrowLeft", "Escape"}, safeKey(c.onKey))
 	ctx.Defer(func(app.Context) {
 		c.focusCard()
 		c.showSpot()
@@ -126,7 +127,7 @@ func (c *tour) showSpot() {
 		by -= (bottom - top - h) / 2
 	}
 	behavior := "smooth"
-	if reducedMotion() {
+	if dom.ReducedMotion() {
 		behavior = "auto"
 	}
 	win.Call("scrollBy", map[string]any{"top": by, "behavior": behavior})

@@ -1,4 +1,4 @@
-package web
+package dom
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -7,10 +7,10 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 const darkQuery = "(prefers-color-scheme: dark)"
 
-// forceTheme makes the page light or dark whatever the reader's setting
+// ForceTheme makes the page light or dark whatever the reader's setting
 // (a link's theme=), or follows the setting again for "". The stylesheet
 // reads it from <html data-theme>.
-func forceTheme(theme string) {
+func ForceTheme(theme string) {
 	root := app.Window().Get("document").Get("documentElement")
 	if !root.Truthy() {
 		return
@@ -22,9 +22,9 @@ func forceTheme(theme string) {
 	root.Call("setAttribute", "data-theme", theme)
 }
 
-// darkScheme reports whether the page shows dark colours: forced by the
+// DarkScheme reports whether the page shows dark colours: forced by the
 // link, or asked for by the reader.
-func darkScheme() bool {
+func DarkScheme() bool {
 	if root := app.Window().Get("document").Get("documentElement"); root.Truthy() {
 		switch root.Call("getAttribute", "data-theme").String() {
 		case "dark":
@@ -33,15 +33,12 @@ func darkScheme() bool {
 			return false
 		}
 	}
-	if !app.Window().Get("matchMedia").Truthy() {
-		return false
-	}
-	return app.Window().Call("matchMedia", darkQuery).Get("matches").Bool()
+	return Matches(darkQuery)
 }
 
-// onSchemeChange calls fn when the reader's colour scheme changes. It
+// OnSchemeChange calls fn when the reader's colour scheme changes. It
 // returns a stop function.
-func onSchemeChange(fn func()) func() {
+func OnSchemeChange(fn func()) func() {
 	if !app.Window().Get("matchMedia").Truthy() {
 		return func() {}
 	}
@@ -53,3 +50,18 @@ func onSchemeChange(fn func()) func() {
 		cb.Release()
 	}
 }
+
+// Matches reports whether the media query matches, as the stylesheet's
+// @media would (false where the browser cannot tell).
+func Matches(query string) bool {
+	if !app.Window().Get("matchMedia").Truthy() {
+		return false
+	}
+	return app.Window().Call("matchMedia", query).Get("matches").Bool()
+}
+
+// ReducedMotion reports the reader's prefers-reduced-motion setting.
+func ReducedMotion() bool { return Matches("(prefers-reduced-motion: reduce)") }
+
+// ViewportWidth is the window's width in CSS pixels.
+func ViewportWidth() int { return app.Window().Get("innerWidth").Int() }

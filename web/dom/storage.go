@@ -1,4 +1,4 @@
-package web
+package dom
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 

@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"slices"
@@ -7,10 +7,11 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// listenKeys calls h for plain presses of keys outside form fields (and,
-// for the arrows, outside the pool grid, which moves its focus with them),
-// on the component's goroutine. It returns a stop function.
-func listenKeys(ctx app.Context, keys []string, h func(ctx app.Context, key string)) func() {
+// ListenKeys calls h for plain presses of keys outside form fields (and,
+// for the arrows, outside the pool grid, #grid, which moves its focus with
+// them), on the component's goroutine (ctx.Dispatch). It returns a stop
+// function.
+func ListenKeys(ctx app.Context, keys []string, h func(ctx app.Context, key string)) func() {
 	doc := app.Window().Get("document")
 	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
 		ev := args[0]
@@ -29,10 +30,7 @@ func listenKeys(ctx app.Context, keys []string, h func(ctx app.Context, key stri
 			return nil
 		}
 		ev.Call("preventDefault")
-		ctx.Dispatch(func(ctx app.Context) {
-			defer reportPanic(ctx)
-			h(ctx, key)
-		})
+		ctx.Dispatch(func(ctx app.Context) { h(ctx, key) })
 		return nil
 	})
 	doc.Call("addEventListener", "keydown", fn)

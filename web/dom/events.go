@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"strconv"
@@ -11,20 +11,23 @@ import (
 // new one has the same code pointer, so a closure over the item would act on
 // a stale one.
 
-// dataInt reads an integer data attribute of the element that fired.
-func dataInt(ctx app.Context, key string) int {
+// DataInt reads an integer data attribute of the element that fired.
+func DataInt(ctx app.Context, key string) int {
 	n, _ := strconv.Atoi(ctx.JSSrc().Get("dataset").Get(key).String())
 	return n
 }
 
-// value reads the value of the element that fired an event.
-func value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
+// Value reads the value of the element that fired an event.
+func Value(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 
-// jumpTo brings the panel of the heading with id into view, at the top of
+// Checked reads whether the checkbox that fired an event is checked.
+func Checked(ctx app.Context) bool { return ctx.JSSrc().Get("checked").Bool() }
+
+// JumpTo brings the panel of the heading with id into view, at the top of
 // the screen, and the focus to the heading (it has tabindex -1): a way from
 // where the reader is to a panel far away, that a screen reader follows.
 // Without motion under prefers-reduced-motion.
-func jumpTo(id string) {
+func JumpTo(id string) {
 	h := app.Window().GetElementByID(id)
 	if !h.Truthy() {
 		return
@@ -34,7 +37,7 @@ func jumpTo(id string) {
 		panel = h
 	}
 	behavior := "smooth"
-	if reducedMotion() {
+	if ReducedMotion() {
 		behavior = "auto"
 	}
 	panel.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
