@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // The pool map is drawn in Go, so its colours are written twice: here and
 // in the stylesheet's custom properties. This holds them together.
 func TestMapPaletteIsTheStylesheets(t *testing.T) {
-	css, err := os.ReadFile("../static/app.css")
+	css, err := os.ReadFile("../../static/app.css")
 	require.NoError(t, err)
 	for scheme, pal := range map[int]mapPalette{0: lightMap, 1: darkMap} {
 		want := map[string]rgb{"free": pal.free, "leak": pal.leak, "text": pal.ring}

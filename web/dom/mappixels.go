@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package web
+package dom
 
 import (
 	"math/rand/v2"
