@@ -2,6 +2,8 @@ package web
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/dom"
 )
 
 // linkBanner says why a link could not be opened.
@@ -68,5 +70,5 @@ func (b *crashBanner) Render() app.UI {
 }
 
 func (b *crashBanner) onCopy(ctx app.Context, e app.Event) {
-	copyText(ctx, b.IDetails, func() { b.copied = true })
+	dom.CopyText(ctx, b.IDetails, func() { b.copied = true })
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/deploycheck"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -82,6 +83,5 @@ func (c *deployPanel) verdict(v model.DeployView) app.UI {
 }
 
 func (c *deployPanel) onCheck(ctx app.Context, e app.Event) {
-	text := func(id string) string { return app.Window().GetElementByID(id).Get("value").String() }
-	c.view, c.checked = model.CheckDeployment(text(deployPrefillID), text(deployDecodeID)), true
+	c.view, c.checked = model.CheckDeployment(dom.ValueOf(deployPrefillID), dom.ValueOf(deployDecodeID)), true
 }

@@ -67,10 +67,10 @@ func presetKey(v string) string {
 }
 
 func (c *doorFieldset) onPreset(ctx app.Context, e app.Event) {
-	c.onChoice(ctx, c.ISetting.Field, ctx.JSSrc().Get("dataset").Get("door").String())
+	c.onChoice(ctx, c.ISetting.Field, dom.Data(ctx, "door"))
 }
 
 func (c *doorFieldset) onBox(ctx app.Context, e app.Event) {
-	state := ctx.JSSrc().Get("dataset").Get("state").String()
+	state := dom.Data(ctx, "state")
 	c.onChoice(ctx, c.ISetting.Field, c.ISetting.Toggled(state, dom.Checked(ctx)))
 }

@@ -98,20 +98,19 @@ func (c *sharePanel) embedOptions() app.UI {
 // onEmbedOption reads the options back from the form and remakes the
 // snippet.
 func (c *sharePanel) onEmbedOption(ctx app.Context, e app.Event) {
-	el := ctx.JSSrc()
-	val := el.Get("value").String()
+	val := dom.Value(ctx)
 	if val == choiceAll {
 		val = ""
 	}
-	switch el.Get("id").String() {
+	switch dom.SourceID(ctx) {
 	case "embed-view":
 		c.embed.panel = val
 	case "embed-theme":
 		c.embed.theme = val
 	case "embed-ro":
-		c.embed.readOnly = el.Get("checked").Bool()
+		c.embed.readOnly = dom.Checked(ctx)
 	case "embed-fit":
-		c.embed.fixed = !el.Get("checked").Bool()
+		c.embed.fixed = !dom.Checked(ctx)
 	}
 	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
 }

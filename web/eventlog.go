@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -76,15 +75,7 @@ func (c *eventLog) Render() app.UI {
 
 // onLogClick selects the clicked row's step.
 func (c *eventLog) onLogClick(ctx app.Context, e app.Event) {
-	target := e.Get("target")
-	if !target.Truthy() || !target.Get("closest").Truthy() {
-		return
-	}
-	row := target.Call("closest", "#log .log-btn")
-	if !row.Truthy() {
-		return
-	}
-	if step, err := strconv.Atoi(row.Get("dataset").Get("step").String()); err == nil {
+	if step, ok := dom.ClickedStep(e); ok {
 		c.onSelect(ctx, step)
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -18,11 +19,10 @@ type gridView struct {
 	IGrid   model.GridView
 	IHidden bool // the table is shown instead
 
-	detail  string    // description of the focused or hovered cell
-	hovered string    // the cell under the pointer as last described
-	focus   int       // the cell in the tab order
-	stop    app.Value // the element that has the tab stop (poolevents.go)
-	stopAt  int       // its cell's index
+	detail  string // description of the focused or hovered cell
+	hovered string // the cell under the pointer as last described
+	focus   int    // the cell in the tab order
+	stop    dom.TabStop
 
 	onZoom func(ctx app.Context, first, last int)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -59,7 +60,7 @@ func (c *lingeringPanel) Render() app.UI {
 
 // onSettleClick reads "<request>-<outcome>" from the button (see dom.go).
 func (c *lingeringPanel) onSettleClick(ctx app.Context, e app.Event) {
-	id, o, _ := strings.Cut(ctx.JSSrc().Get("dataset").Get("settle").String(), "-")
+	id, o, _ := strings.Cut(dom.Data(ctx, "settle"), "-")
 	n, err := strconv.Atoi(id)
 	if err != nil {
 		return

@@ -5,33 +5,20 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/dom"
 )
 
-// The grid's cells are one raw element (gridhtml.go), so their events are
-// read from the element that fired, as they bubble up to the wrapper.
-
-// eventCell is the grid cell an event happened in, if any.
-func eventCell(e app.Event) (app.Value, bool) {
-	target := e.Get("target")
-	if !target.Truthy() || !target.Get("closest").Truthy() {
-		return nil, false
-	}
-	c := target.Call("closest", "#grid .cell")
-	return c, c.Truthy()
-}
-
-func cellInt(c app.Value, key string) int {
-	n, _ := strconv.Atoi(c.Get("dataset").Get(key).String())
-	return n
-}
+// The grid's events are read from the cell that fired (dom.EventCell),
+// as they bubble up to the wrapper.
 
 // onCellClick zooms into a range cell.
 func (c *gridView) onCellClick(ctx app.Context, e app.Event) {
-	cell, ok := eventCell(e)
+	cell, ok := dom.EventCell(e)
 	if !ok {
 		return
 	}
-	first, last, isRange := strings.Cut(cell.Get("dataset").Get("page").String(), "-")
+	first, last, isRange := strings.Cut(cell.Pages(), "-")
 	if !isRange {
 		return
 	}
@@ -50,14 +37,14 @@ func (c *gridView) onCellClick(ctx app.Context, e app.Event) {
 // is not the reader pointing anew, so a cell already described as it is
 // now (same page, same label) leaves the details to the focused cell.
 func (c *gridView) onCellDetail(ctx app.Context, e app.Event) {
-	cell, ok := eventCell(e)
+	cell, ok := dom.EventCell(e)
 	if !ok {
 		c.hovered = ""
 		ctx.PreventUpdate()
 		return
 	}
-	d := cell.Call("getAttribute", "aria-label").String()
-	key := cell.Get("dataset").Get("page").String() + "\n" + d
+	d := cell.Name()
+	key := cell.Pages() + "\n" + d
 	if key == c.hovered || d == c.detail {
 		c.hovered = key
 		ctx.PreventUpdate()
@@ -82,48 +69,28 @@ func (c *gridView) onGridLeave(ctx app.Context, e app.Event) {
 // on mousedown, and a render then would replace its run before mouseup, so
 // the browser would fire no click and the zoom would be lost.
 func (c *gridView) onCellFocus(ctx app.Context, e app.Event) {
-	if cell, ok := eventCell(e); ok {
-		c.focus = cellInt(cell, "idx")
-		c.detail = cell.Call("getAttribute", "aria-label").String()
-		c.setTabStop(cell, c.focus)
+	if cell, ok := dom.EventCell(e); ok {
+		c.focus = cell.Index()
+		c.detail = cell.Name()
+		c.stop.Set(cell, c.focus)
 	}
 }
 
 // placeTabStop puts the grid's tab stop on the focused cell once go-app
-// has updated the grid: a roving tabindex, one cell at 0, the others -1.
-// A grid patched in place (a step, a Send) keeps the cell's element, and
-// with it the stop: finding the cell again took two querySelectors over the
-// grid, half a millisecond of a Send's task.
+// has updated the grid (dom.TabStop).
 func (c *gridView) placeTabStop(ctx app.Context) {
 	i := c.focus
-	ctx.Defer(func(app.Context) {
-		if c.stop != nil && c.stopAt == i && c.stop.Get("isConnected").Bool() {
-			return
-		}
-		if el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(i)+"']"); el.Truthy() {
-			c.setTabStop(el, i)
-		}
-	})
-}
-
-// setTabStop makes cell, the grid's i-th, its one tab stop. The grid's
-// HTML gives every cell -1, so the one at 0 is the one set here last.
-func (c *gridView) setTabStop(cell app.Value, i int) {
-	if c.stop != nil && !c.stop.Equal(cell) {
-		c.stop.Set("tabIndex", -1)
-	}
-	cell.Set("tabIndex", 0)
-	c.stop, c.stopAt = cell, i
+	ctx.Defer(func(app.Context) { c.stop.Place(i) })
 }
 
 // onCellKey moves the focus with the arrow keys, Home and End.
 func (c *gridView) onCellKey(ctx app.Context, e app.Event) {
-	cell, ok := eventCell(e)
+	cell, ok := dom.EventCell(e)
 	if !ok {
 		return
 	}
-	i := cellInt(cell, "idx")
-	next := gridMove(e.Get("key").String(), i, len(c.IGrid.Cells), gridColumns())
+	i := cell.Index()
+	next := gridMove(e.Get("key").String(), i, len(c.IGrid.Cells), dom.GridColumns())
 	if next == i {
 		return
 	}
@@ -134,12 +101,7 @@ func (c *gridView) onCellKey(ctx app.Context, e app.Event) {
 
 // focusCell moves the keyboard focus to cell i once the grid is rendered.
 func (c *gridView) focusCell(ctx app.Context, i int) {
-	ctx.Defer(func(app.Context) {
-		el := app.Window().Get("document").Call("querySelector", "#grid [data-idx='"+strconv.Itoa(i)+"']")
-		if el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	ctx.Defer(func(app.Context) { dom.FocusCell(i) })
 }
 
 // gridMove is where a key press moves the focus from cell i of n, in a grid
@@ -165,14 +127,4 @@ func gridMove(key string, i, n, cols int) int {
 		return i
 	}
 	return next
-}
-
-// gridColumns reads how many columns the CSS grid laid out.
-func gridColumns() int {
-	grid := app.Window().GetElementByID("grid")
-	if !grid.Truthy() {
-		return 1
-	}
-	tpl := app.Window().Call("getComputedStyle", grid).Get("gridTemplateColumns").String()
-	return len(strings.Fields(tpl))
 }

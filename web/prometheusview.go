@@ -1,6 +1,10 @@
 package web
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/web/dom"
+)
 
 // prometheusView is the metrics as an operator's scrape reads them, in
 // Prometheus' text exposition format, with a Copy button.
@@ -28,5 +32,5 @@ func (c *prometheusView) Render() app.UI {
 }
 
 func (c *prometheusView) onCopy(ctx app.Context, e app.Event) {
-	copyText(ctx, c.IText, func() { c.status = "Metrics copied to the clipboard." })
+	dom.CopyText(ctx, c.IText, func() { c.status = "Metrics copied to the clipboard." })
 }

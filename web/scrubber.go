@@ -55,11 +55,7 @@ func (c *scrubber) Render() app.UI {
 // five the thumb stood a request behind the step on screen).
 func (c *scrubber) OnUpdate(ctx app.Context) {
 	step := strconv.Itoa(c.IStep)
-	ctx.Defer(func(app.Context) {
-		if in := c.JSValue().Call("querySelector", "#scrubber"); in.Truthy() && in.Get("value").String() != step {
-			in.Set("value", step)
-		}
-	})
+	ctx.Defer(func(app.Context) { dom.SyncValue(c.JSValue(), "#scrubber", step) })
 }
 
 // onChange: the browser fires change once a drag ends (input at every

@@ -100,13 +100,10 @@ func (c *settingsForm) renderSetting(v model.SettingView) app.UI {
 }
 
 // The handlers read their field from the element (data-field): go-app keeps
-// the first handler mounted on a reused element (see dom.go).
+// the first handler mounted on a reused element (web/dom's package doc).
 
 func (c *settingsForm) onNumberChange(ctx app.Context, e app.Event) {
-	shown := c.onNumber(ctx, model.Field(dom.DataInt(ctx, "field")), dom.Value(ctx))
-	// go-app's virtual DOM may already hold the normalised text ("681,280"
-	// after "681280" was typed) and then would not write it back.
-	ctx.JSSrc().Set("value", shown)
+	dom.SetValue(ctx, c.onNumber(ctx, model.Field(dom.DataInt(ctx, "field")), dom.Value(ctx)))
 }
 
 func (c *settingsForm) onChoiceChange(ctx app.Context, e app.Event) {

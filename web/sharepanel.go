@@ -140,26 +140,7 @@ func (c *sharePanel) onCopyLink(ctx app.Context, e app.Event) {
 	}
 	c.link = absolute(ctx, c.ILinks.Query)
 	c.say("Link ready below.", false)
-	copyText(ctx, c.link, func() { c.say("Link copied to the clipboard.", false) })
-}
-
-// copyText puts text on the clipboard and calls copied once it is there.
-// The browser may refuse (no permission, no focus): the promise's refusal
-// is caught, and whatever the page says already stays.
-func copyText(ctx app.Context, text string, copied func()) {
-	clip := app.Window().Get("navigator").Get("clipboard")
-	if !clip.Truthy() {
-		return
-	}
-	var ok, refused app.Func
-	release := func() { ok.Release(); refused.Release() }
-	ok = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(app.Context) { copied() })
-		release()
-		return nil
-	})
-	refused = app.FuncOf(func(app.Value, []app.Value) any { release(); return nil })
-	clip.Call("writeText", text).Call("then", ok, refused)
+	dom.CopyText(ctx, c.link, func() { c.say("Link copied to the clipboard.", false) })
 }
 
 func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
@@ -173,8 +154,8 @@ func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
 }
 
 func (c *sharePanel) onCopySnippet(ctx app.Context, e app.Event) {
-	copyText(ctx, c.snippet, func() { c.say("Snippet copied to the clipboard.", false) })
+	dom.CopyText(ctx, c.snippet, func() { c.say("Snippet copied to the clipboard.", false) })
 }
 
 // selectAll selects a read-only field's text, ready to copy by hand.
-func selectAll(ctx app.Context, e app.Event) { ctx.JSSrc().Call("select") }
+func selectAll(ctx app.Context, e app.Event) { dom.SelectText(ctx) }

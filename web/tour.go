@@ -51,7 +51,7 @@ func (c *tour) OnFix(fn func(app.Context, tourFix)) *tour { c.onFix = fn; return
 func (c *tour) OnStep(fn func(app.Context, int)) *tour { c.onStep = fn; return c }
 
 func (c *tour) OnMount(ctx app.Context) {
-	c.returnTo = app.Window().Get("document").Get("activeElement")
+	c.returnTo = dom.ActiveElement()
 	c.stopKeys = dom.ListenKeys(ctx, []string{"ArrowRight", "ArrowLeft", "Escape"}, safeKey(c.onKey))
 	ctx.Defer(func(app.Context) {
 		c.focusCard()
@@ -65,8 +65,7 @@ func (c *tour) OnMount(ctx app.Context) {
 // stays leaves the page where the reader has it.
 func (c *tour) OnUpdate(ctx app.Context) {
 	ctx.Defer(func(app.Context) {
-		doc := app.Window().Get("document")
-		if a := doc.Get("activeElement"); !a.Truthy() || a.Get("tagName").String() == "BODY" {
+		if dom.FocusLost() {
 			c.focusCard()
 		}
 		if c.ITour.N != c.shown {
@@ -92,65 +91,25 @@ const narrowLayout = "(max-width: 760px)"
 
 // showSpot scrolls the card's part of the page so that all of it is on
 // screen and not under the card: beside the card on a wide screen (the
-// card stands in the settings' column), above it on a phone. It scrolls
-// only if it must, and without motion under prefers-reduced-motion.
+// card stands in the settings' column), above it on a phone
+// (dom.ScrollBeside).
 func (c *tour) showSpot() {
 	c.shown = c.ITour.N
-	win := app.Window()
-	doc := win.Get("document")
 	sels, narrow := spotSelectors[c.ITour.Card.Spot], 0
-	if win.Get("matchMedia").Truthy() && win.Call("matchMedia", narrowLayout).Get("matches").Bool() {
+	if dom.Matches(narrowLayout) {
 		narrow = 1
 	}
-	spot, card := doc.Call("querySelector", sels[narrow]), doc.Call("getElementById", "tour")
-	if !spot.Truthy() || !card.Truthy() {
-		return
-	}
-	s, k := spot.Call("getBoundingClientRect"), card.Call("getBoundingClientRect")
-	const margin = 12 // the outline and its offset, and a little air
-	top, bottom := float64(margin), win.Get("innerHeight").Float()-margin
-	beside := k.Get("right").Float() <= s.Get("left").Float() || k.Get("left").Float() >= s.Get("right").Float()
-	switch {
-	case beside:
-	case k.Get("top").Float() > (top+bottom)/2: // the card at the bottom
-		bottom = k.Get("top").Float() - margin
-	default:
-		top = k.Get("bottom").Float() + margin
-	}
-	st, sb := s.Get("top").Float(), s.Get("bottom").Float()
-	if st >= top && sb <= bottom {
-		return
-	}
-	// Centred in the room it has, or its top at the room's top if taller.
-	by := st - top
-	if h := sb - st; h < bottom-top {
-		by -= (bottom - top - h) / 2
-	}
-	behavior := "smooth"
-	if dom.ReducedMotion() {
-		behavior = "auto"
-	}
-	win.Call("scrollBy", map[string]any{"top": by, "behavior": behavior})
+	dom.ScrollBeside(sels[narrow], "tour")
 }
 
 func (c *tour) OnDismount() {
 	if c.stopKeys != nil {
 		c.stopKeys()
 	}
-	back := c.returnTo
-	if back == nil || !back.Truthy() || !back.Get("isConnected").Bool() || back.Get("tagName").String() == "BODY" {
-		back = app.Window().GetElementByID("take-tour")
-	}
-	if back.Truthy() {
-		back.Call("focus")
-	}
+	dom.FocusBack(c.returnTo, "take-tour")
 }
 
-func (c *tour) focusCard() {
-	if el := app.Window().GetElementByID("tour"); el.Truthy() {
-		el.Call("focus", map[string]any{"preventScroll": true})
-	}
-}
+func (c *tour) focusCard() { dom.FocusID("tour") }
 
 func (c *tour) Render() app.UI {
 	countRender("tour")

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine/trace"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -33,6 +34,6 @@ func (c *sharePanel) onExportTrace(ctx app.Context, e app.Event) {
 		c.say("Export failed: "+err.Error(), true)
 		return
 	}
-	download(tr.name, tr.data)
+	dom.Download(tr.name, "application/json", tr.data)
 	c.say("Exported the trace as "+tr.name+". "+trace.HowToOpen, false)
 }

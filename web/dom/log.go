@@ -185,6 +185,21 @@ func centreRows(entries, observer app.Value) {
 	observer.Call("disconnect")
 }
 
+// ClickedStep is the step of the log's row a click landed in, if any: the
+// rows' clicks are handled on the log's wrapper as they bubble up.
+func ClickedStep(e app.Event) (int, bool) {
+	target := e.Get("target")
+	if !target.Truthy() || !target.Get("closest").Truthy() {
+		return 0, false
+	}
+	row := target.Call("closest", "#log .log-btn")
+	if !row.Truthy() {
+		return 0, false
+	}
+	step, err := strconv.Atoi(row.Get("dataset").Get("step").String())
+	return step, err == nil
+}
+
 // MarkSelectedRow marks the row of step, and no other, as selected in the
 // page, as the prerender writes it, and returns it (null when step is 0,
 // the latest, or not listed).
