@@ -46,6 +46,12 @@ const narrowWidth = 560
 
 func newPlayground() *playground { return &playground{s: model.NewSession()} }
 
+// Routes registers the playground's pages. The wasm main and the static site
+// generator both call it, so the prerendered HTML and the app agree.
+func Routes() {
+	app.Route("/", func() app.Composer { return newPlayground() })
+}
+
 // OnMount marks the page as running in wasm.
 func (p *playground) OnMount(ctx app.Context) {
 	defer p.contain(ctx)
