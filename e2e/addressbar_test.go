@@ -22,7 +22,7 @@ type addressBarWrites struct {
 // TestTheAddressBarIsWrittenAfterThePaint: history.replaceState costs
 // milliseconds of an action's task, so the app writes the address bar once
 // the frame showing the change is painted, and only the last of the changes
-// made before then (web/addressbar.go). A pagehide writes a pending one at
+// made before then (web/dom/addressbar.go). A pagehide writes a pending one at
 // once, reading the state first if the change's paint has not come
 // (catchUpURL). Writing it in the action, as before, fails the first and
 // the third check; without the pagehide listener, or without reading the

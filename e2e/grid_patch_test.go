@@ -17,15 +17,16 @@ func cellsOf(root string) string {
 }
 
 // gridDOM is the grid's cells on the page; freshGrid the same cells as a
-// fresh render writes them (the test hooks' gridHTML, web/gridhtml.go).
+// fresh render writes them (the test hooks' gridHTML, web/dom/grid.go).
 var (
 	gridDOM   = cellsOf(`document.querySelector("#grid")`)
 	freshGrid = cellsOf(`(() => { const t = document.createElement("template"); t.innerHTML = kvleakTest.gridHTML(); return t.content; })()`)
 )
 
 // The grid's cells are patched in place when the grid keeps its shape
-// (web/poolgrid.go). Through scrubs, steps, Sends and the 681,280-page
-// preset, the cells on the page are the ones a fresh render writes.
+// (web/dom/grid.go, web/dom/island.go). Through scrubs, steps, Sends and
+// the 681,280-page preset, the cells on the page are the ones a fresh
+// render writes.
 func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 	b := openTestHooks(t)
 	check := func(what string) {

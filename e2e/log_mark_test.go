@@ -19,7 +19,7 @@ const (
 )
 
 // In the browser the log's blocks are written without the selection, which
-// is marked on the rows in the page (web/eventlog.go). Through scrubs,
+// is marked on the rows in the page (web/dom/log.go). Through scrubs,
 // steps, a row's click, Sends and a preset, the log on the page is the one
 // the prerender writes, and one row at most is selected; a row chosen from
 // the keyboard keeps the focus.
@@ -64,7 +64,7 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 }
 
 // Past the 300 listed rows, a Send that moves the log's window on keeps
-// the elements of the blocks still listed (web/logblocks.go): go-app diffs
+// the elements of the blocks still listed (web/dom/log.go): go-app diffs
 // the log's children by position, and with the oldest block always first
 // every block took the next one's place and all 300 rows were parsed
 // again. The log stays the one the prerender writes.

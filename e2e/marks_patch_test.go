@@ -10,7 +10,7 @@ import (
 )
 
 // marksDOM is the scrubber's marks on the page, freshMarks the same list as
-// a fresh render writes it (the test hooks' marksHTML, web/scrubmarks.go),
+// a fresh render writes it (the test hooks' marksHTML, web/dom/marks.go),
 // both as the browser serializes them, without the list's generation.
 const (
 	marksDOM   = `(() => { const ol = document.querySelector("#step-timeline ol.marks")?.cloneNode(true); ol?.removeAttribute("data-gen"); return ol?.outerHTML ?? ""; })()`
@@ -18,7 +18,7 @@ const (
 )
 
 // The scrubber's marks are patched in place when a change only adds marks
-// (web/scrubmarks.go). Through Sends, steps, scrubs, a reset and presets,
+// (web/dom/marks.go). Through Sends, steps, scrubs, a reset and presets,
 // the list on the page is the one a fresh render writes, and a Send keeps
 // the marks' elements.
 func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {

@@ -159,7 +159,7 @@ const pageViewJS = `(() => {
 
 // readView reads what the page shows, and then the address bar once the app
 // has written it: the app writes it after the frame that shows a change is
-// painted (web/addressbar.go), in a timeout set from that frame's callback.
+// painted (web/dom/addressbar.go), in a timeout set from that frame's callback.
 // A change seen in the page requested that frame before this asks for one,
 // so the timeout set here runs after the app's.
 func readView(b *browser) pageView {

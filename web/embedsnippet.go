@@ -25,7 +25,7 @@ const choiceAll = "all"
 
 // snippet is the iframe for the link, with the choice's keys, and unless
 // the choice is a fixed height the few lines of script that size the frame
-// to its content: the frame posts its height (embedheight.go), and the
+// to its content: the frame posts its height (dom.ReportHeight), and the
 // script believes a message only from a playground frame at the link's
 // origin. Several frames on one page each get their own height.
 func (e embedChoice) snippet(link string) string {

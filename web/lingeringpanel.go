@@ -58,7 +58,7 @@ func (c *lingeringPanel) Render() app.UI {
 	)
 }
 
-// onSettleClick reads "<request>-<outcome>" from the button (see dom.go).
+// onSettleClick reads "<request>-<outcome>" from the button (dom.Data).
 func (c *lingeringPanel) onSettleClick(ctx app.Context, e app.Event) {
 	id, o, _ := strings.Cut(dom.Data(ctx, "settle"), "-")
 	n, err := strconv.Atoi(id)

@@ -30,8 +30,8 @@ type playground struct {
 	dragged bool
 	addr    *dom.AddressBar // writes the address bar after the paint
 	urlDue  bool            // a change's state is not yet in addr (writeDueURL)
-	// embedWired: an embed tells its parent its height (embedheight.go)
-	// and opens its links in a new tab (embedlinks.go).
+	// embedWired: an embed tells its parent its height (dom.ReportHeight)
+	// and opens its links in a new tab (dom.OpenLinksOutside).
 	embedWired bool
 	stops      []func()
 	// self is the page's own context, from OnMount (browser only): a change

@@ -13,7 +13,7 @@ import (
 )
 
 // afterPaintPage is a page whose Send changes #playground in the click's
-// task and then, as the playground does (web/afterpaint.go), asks for a
+// task and then, as the playground does (web/dom/afterpaint.go), asks for a
 // frame in which it sets a timeout for more work after the paint; that
 // work notes when it started. With no after-paint work, the change is
 // made only in a task after the next frame.

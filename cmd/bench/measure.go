@@ -25,7 +25,7 @@ var glmSummary = "of " + engine.Thousands(engine.GLMDecodePoolTokens)
 // which runs inside a frame's callbacks. A drag moves once a frame, so a
 // scrub follows the last one's frame. A click of a reader comes 100 ms or
 // more after the last, and the page's own work after a paint (the address
-// bar, the panels that follow a change: web/afterpaint.go) asked for from
+// bar, the panels that follow a change: web/dom/afterpaint.go) asked for from
 // inside a frame's callbacks runs after the next frame: with one frame
 // between clicks it ran inside the next click's timing, about doubling a
 // Step's. Three frames let it finish.

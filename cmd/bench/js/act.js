@@ -16,7 +16,7 @@
 // frame after it, and painted is stamped from a task posted from that
 // frame's callback, which is asked for before the action so that it runs
 // ahead of the page's own after-paint work (the address bar, the panels
-// that follow a change: web/afterpaint.go); that work is not counted.
+// that follow a change: web/dom/afterpaint.go); that work is not counted.
 // kind "send" clicks #send; kind "preset:<slug>" picks a preset in #preset;
 // "step" clicks Back and Next in turn; "scrub" moves the timeline back and
 // forth between the middle step and the one before the latest, as a drag
