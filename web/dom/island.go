@@ -186,7 +186,17 @@ func (is *Island[T]) RenderAt(k Kind[T], places, from int, items []T) []string {
 	if k != is.kind {
 		is.built, is.rows, is.blocks = nil, nil, nil
 	}
-	rows := make([]string, len(items))
+	// Each item's markup, kept where the item is the one built there; in
+	// place when the window has not moved, which keeps each row's index.
+	rows := is.rows
+	switch n := len(items); {
+	case from != is.from || rows == nil:
+		rows = make([]string, n)
+	case n <= len(rows):
+		rows = rows[:n]
+	default:
+		rows = append(rows, make([]string, n-len(rows))...)
+	}
 	for i, v := range items {
 		if j := from + i - is.from; j >= 0 && j < len(is.built) && is.built[j] == v {
 			rows[i] = is.rows[j]
@@ -196,13 +206,15 @@ func (is *Island[T]) RenderAt(k Kind[T], places, from int, items []T) []string {
 		k.Item(&b, from+i, v)
 		rows[i] = b.String()
 	}
-	var blocks []block
-	var out []string
+	count := 1
+	if l.Per > 0 {
+		count = (from-places)/l.Per + (len(items)+l.Per-1)/l.Per
+	}
+	blocks, out := make([]block, 0, count), make([]string, 0, count)
 	add := func(b block) {
 		html, kept := is.kept(b)
 		if !kept || !slices.Equal(items[b.first-from:b.first-from+b.n], is.built[b.first-is.from:b.first-is.from+b.n]) {
-			open, close := k.Block(b.first, b.n, is.gen)
-			html = open + strings.Join(rows[b.first-from:b.first-from+b.n], "") + close
+			html = join(k, b, is.gen, rows[b.first-from:b.first-from+b.n])
 		}
 		blocks, out = append(blocks, b), append(out, html)
 	}
@@ -218,6 +230,23 @@ func (is *Island[T]) RenderAt(k Kind[T], places, from int, items []T) []string {
 	is.kind, is.places, is.from, is.built, is.rows, is.blocks, is.out = k, places, from, items, rows, blocks, out
 	is.shown, is.kids, is.els, is.spoilt = items, nil, nil, false
 	return out
+}
+
+// join is the markup of block b, its items' markup given.
+func join[T comparable](k Kind[T], b block, gen int, rows []string) string {
+	open, close := k.Block(b.first, b.n, gen)
+	n := len(open) + len(close)
+	for _, r := range rows {
+		n += len(r)
+	}
+	var s strings.Builder
+	s.Grow(n)
+	s.WriteString(open)
+	for _, r := range rows {
+		s.WriteString(r)
+	}
+	s.WriteString(close)
+	return s.String()
 }
 
 // kept is the string of the block go-app holds with b's items, if it still

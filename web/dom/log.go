@@ -2,6 +2,7 @@ package dom
 
 import (
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,12 @@ import (
 // of model.LogBlock rows, parsed, styled, laid out and painted anew. The
 // prerendered page writes it into the blocks.
 type Log struct {
-	rows   Island[logRow]
+	rows Island[logRow]
+	// The listed rows of the last two renders, taking turns: the island
+	// keeps a render's until the next, which it compares with them.
+	items [2][]logRow
+	turn  int
+
 	follow app.Value // the IntersectionObserver on the selected row
 	onSeen app.Func  // its callback
 }
@@ -56,10 +62,12 @@ func (logRows) Item(b *strings.Builder, _ int, r logRow) { writeLogRow(b, r.ev, 
 // (logPlacesFrom).
 func (l *Log) Blocks(evs engine.Log, selected int) []string {
 	start := model.LogWindowStart(evs.Len())
-	rows := make([]logRow, evs.Len()-start)
-	for i := range rows {
-		rows[i] = logRow{evs.At(start + i), start+i+1 == selected}
+	l.turn ^= 1
+	rows := slices.Grow(l.items[l.turn][:0], evs.Len()-start)
+	for i := start; i < evs.Len(); i++ {
+		rows = append(rows, logRow{evs.At(i), i+1 == selected})
 	}
+	l.items[l.turn] = rows
 	return l.rows.RenderAt(logRows{}, logPlacesFrom(start), start, rows)
 }
 
