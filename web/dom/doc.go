@@ -30,9 +30,10 @@
 //     i-th old one, so a child inserted before others updates or replaces all
 //     that follow it, and raw elements at the same place with the same string
 //     stay.
-//   - Events go-app mounts keep the handler first mounted on an element that is
-//     reused, when the new one has the same code pointer; a handler of a list's
-//     items reads its subject from the element (DataInt).
+//   - An event handler go-app mounts stays the first one mounted on an element
+//     that is reused, when the new one has the same code pointer: a closure
+//     over a list's item would act on a stale item, so the handler reads its
+//     subject from the element (Data, DataInt).
 //
 // # Native and browser
 //

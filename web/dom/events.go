@@ -6,10 +6,9 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// Handlers of list items are methods that read their subject from the
-// element: go-app keeps the handler first mounted on a reused element when a
-// new one has the same code pointer, so a closure over the item would act on
-// a stale one.
+// What an event's element says. A list item's handler reads its subject
+// from the element (a data attribute), never from a closure over the item,
+// which go-app may keep stale (the package doc).
 
 // DataInt reads an integer data attribute of the element that fired.
 func DataInt(ctx app.Context, key string) int {
