@@ -31,6 +31,7 @@ func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
 	assert.LessOrEqual(t, evalJS[int](b, `document.body.scrollHeight`), 700, "the posted height")
 	assert.False(t, evalJS[bool](b, `document.getElementById("embed-settings").open`), "the settings are one disclosure away")
 	assert.Equal(t, 1, countAll(b, `#pipeline [aria-current="step"]`))
+	assertLinkBesideRelease(t, b)
 
 	href := evalJS[string](b, `document.getElementById("open-full").getAttribute("href")`)
 	assert.Contains(t, href, "preset=demo&ctx=256&pool=128")

@@ -76,6 +76,7 @@ func TestPipelineDoorAndLink(t *testing.T) {
 	assert.Contains(t, textOf(b, "#rdma"), "RDMA link: nothing transferred yet")
 	scrubTo(b, 19) // send_kv_chunk
 	assert.Contains(t, textOf(b, "#rdma"), "RDMA link: wrote 1 token into 1 of 8 reserved pages; decode commits 125 positions (prefill's one placeholder token)")
+	assertLinkBesideRelease(t, b)
 
 	setField(b, "#mode", "fixed")
 	waitFor(b, "the fixed door's 400", `document.querySelector("#status").textContent === "400"`)
@@ -263,4 +264,12 @@ func TestTheSlidersThumbFollowsEachSend(t *testing.T) {
 		value, max, _ := strings.Cut(v, " of ")
 		assert.Equal(t, max, value, "Send %d: the thumb is at the last step (value %s of %s)", i+1, value, max)
 	}
+}
+
+// assertLinkBesideRelease: the RDMA link's row ends where release, which
+// spans both servers' rows, begins; its words are not drawn under it.
+func assertLinkBesideRelease(t *testing.T, b *browser) {
+	t.Helper()
+	link, release := stillRect(b, "#rdma"), stillRect(b, `#pipeline [data-stage="release"]`)
+	assert.False(t, link.intersects(release), "the RDMA link %s overlaps release %s", link, release)
 }
