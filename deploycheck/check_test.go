@@ -63,6 +63,21 @@ func TestFixtures(t *testing.T) {
 		{"minimal", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
 			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
+		// issue 42: /server_info of a development build whose prefill has
+		// context_length null, a hybrid sliding-window pair whose reported
+		// limits differ from the rule, Kubernetes lists.
+		{"dev-build", Exposed,
+			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.0.0.dev1+g87549f8f0 (mooncake) is a development build that names no release, commit 87549f8f0: whether it carries the fix in 0.5.21 is unknown",
+			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
+			[]string{"prefill does not say its context length (its context_length is null): the other server's, 1,048,576, is used"}},
+		{"hybrid-swa", Exposed,
+			"EXPOSED: prompts of 99,994–131,065 tokens pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
+			99_994, 131_066, engine.Window{First: 99_994, Last: 131_065}, engine.Vulnerable,
+			[]string{"prefill reports max_req_input_len 99,994 where the rule on max_total_num_tokens 20,000 gives 19,994", "decode reports max_req_input_len 131,066 where the rule on max_total_num_tokens 40,000 gives 39,994"}},
+		{"k8s-args", Exposed,
+			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; prefill: 0.5.20 (mooncake) predates the fix in 0.5.21; decode: the launch command does not say the SGLang release (mooncake has the fix from 0.5.21)",
+			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
+			[]string{"prefill's release 0.5.20 is read from the image tag lmsysorg/sglang:v0.5.20-cu129", "decode's list names no launcher: its flags are read as sglang.launch_server's (the container's entrypoint)"}},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			p, d := pair(t, c.dir)
@@ -76,7 +91,7 @@ func TestFixtures(t *testing.T) {
 			assert.Equal(t, c.decodeMaxIn, v.Decode.Limits.MaxReqInputLen())
 			assert.Equal(t, c.window, v.Window)
 			assert.Equal(t, c.mode, v.Mode)
-			assert.Equal(t, 1_048_576, v.APIContext)
+			assert.Equal(t, min(v.Prefill.Server.ContextTokens, v.Decode.Server.ContextTokens), v.APIContext)
 			text := v.String()
 			for _, n := range c.notesContain {
 				assert.Contains(t, text, "note:    "+n)
@@ -91,6 +106,19 @@ func TestFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The hybrid pair's replay runs the pools its reported limits give.
+func TestReplayOfReportedLimits(t *testing.T) {
+	p, d := pair(t, "hybrid-swa")
+	v, err := CheckText(p, d)
+	require.NoError(t, err)
+	r, err := v.Replay()
+	require.NoError(t, err)
+	assert.Equal(t, 100_000, r.Config.PoolTokens)
+	assert.Equal(t, 131_072, r.Config.DecodePoolTokens)
+	assert.Equal(t, v.Window, r.Config.Window(), "the replay's window is the verdict's")
+	assert.Contains(t, r.Notes, "the replay's prefill pool is 100,000 tokens, as its reported max_req_input_len gives it (max_token_pool_size), not its max_total_num_tokens, 20,000")
 }
 
 // The three headlines of the issue, word for word.
@@ -145,6 +173,9 @@ func TestFixOf(t *testing.T) {
 		{"1.0.0+cu126", "mooncake", HasFix, "1.0.0+cu126 (mooncake) carries the fix (from 0.5.21)"},
 		{"0.5.21", "ascend", FixUnknown, "0.5.21 (ascend): the article names no fixed release for the ascend backend"},
 		{"", "mooncake", FixUnknown, "the JSON has no version (mooncake has the fix from 0.5.21)"},
+		{"0.0.0.dev1+g87549f8f0", "mooncake", FixUnknown, "0.0.0.dev1+g87549f8f0 (mooncake) is a development build that names no release, commit 87549f8f0: whether it carries the fix in 0.5.21 is unknown"},
+		{"0.0.0.dev0", "mori", FixUnknown, "0.0.0.dev0 (mori) is a development build that names no release: whether it carries the fix in 0.5.22 is unknown"},
+		{"0.0.0.dev12+g1a2b3c4.d20260320", "nixl", FixUnknown, "0.0.0.dev12+g1a2b3c4.d20260320 (nixl) is a development build that names no release, commit 1a2b3c4: whether it carries the fix in 0.5.21 is unknown"},
 	} {
 		f := FixOf(Server{Source: FromServerInfo, Version: c.version, Backend: c.backend})
 		assert.Equal(t, c.state, f.State, "%s %s", c.version, c.backend)

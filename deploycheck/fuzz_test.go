@@ -32,7 +32,14 @@ func seeds(f *testing.F) []string {
 		out = append(out, string(b))
 	}
 	return append(out, "", "{", `{"internal_states": [{}]}`, `{"max_total_num_tokens": -1}`, "sglang serve --page-size",
-		`python -m sglang.launch_server "`, "[]", `{"prefill": []}`)
+		`python -m sglang.launch_server "`, "[]", `{"prefill": []}`,
+		// issue 42's inputs: a reported limit, /server_info with a null
+		// context, Kubernetes lists broken in the ways people break them.
+		`{"max_total_num_tokens": 20000, "max_req_input_len": 99994, "context_length": null, "page_size": 1, "disaggregation_mode": "prefill", "version": "0.0.0.dev1+g87549f8f0"}`,
+		`["--max-total-tokens", "8192", "--disaggregation-mode", "decode"`, `["--context-length", 1048576, ]`, `[["--x"]]`, `[,]`, `['it''s', "\u00e9"]`,
+		"args:\n  - --max-total-tokens\n  - |\n    python3 -m sglang.launch_server \\\n      --page-size 16\n  - 'x",
+		"image: lmsysorg/sglang:v0.5.21\ncommand: [\"sh\", \"-c\"]\nargs: [\"sglang serve --max-total-tokens 64 --disaggregation-mode prefill\"]",
+		"args: --max-total-tokens 64", "args:\n- [a]\n", `{"spec": {"containers": [{"image": "lmsysorg/sglang:v0.5.22", "args": ["--max-total-tokens", "64"]}]}}`)
 }
 
 // Parse refuses with an *InputError or returns a server the engine can
@@ -53,12 +60,14 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		l := s.Limits()
+		known := s.ContextTokens != 0 // 0: not said; Check takes the other server's
 		switch {
-		case s.ContextTokens < 1 || s.ContextTokens > engine.MaxContextTokens,
+		case s.ContextTokens < 0 || s.ContextTokens > engine.MaxContextTokens,
 			s.PoolTokens < 1 || s.PoolTokens > engine.MaxPoolTokens,
 			s.PageTokens < 1 || s.PageTokens > min(s.PoolTokens, engine.MaxPageTokens),
-			l.MaxReqInputLen() < 1,
+			s.ReportedMaxReqInputLen < 0,
+			known && s.Limits().MaxReqInputLen() < 1,
+			known && s.ReportedMaxReqInputLen != 0 && s.Limits().MaxReqInputLen() != s.ReportedMaxReqInputLen,
 			s.Mode != ModePrefill && s.Mode != ModeDecode && s.Mode != ModeNull:
 			t.Fatalf("%q: accepted %+v", text, s)
 		}

@@ -1,8 +1,12 @@
 package deploycheck
 
 import (
+	"fmt"
 	"path"
+	"slices"
 	"strings"
+
+	"kvleak/engine"
 )
 
 // The flags read from a launch command (server_args.py derives each from
@@ -18,16 +22,24 @@ const (
 // parseLaunch reads a server's launch command: python -m
 // sglang.launch_server … or the sglang serve entry point newer releases
 // recommend, as a shell would split it (quotes, backslash line
-// continuations, comments). Flags take their last value, as argparse does.
-// Where a flag is absent the server runs SGLang's default, which is
-// assumed when it is harmless (page size 1, backend mooncake, mode null)
-// and refused when only the running server knows (the model's context
-// length, the pool its memory holds).
+// continuations, comments).
 func parseLaunch(text string) (Server, error) {
 	args, err := splitCommand(text)
 	if err != nil {
 		return Server{}, err
 	}
+	return launchFrom(args, "", false)
+}
+
+// launchFrom reads a server from the words of its launch: flags take their
+// last value, as argparse does. image is the container image, when a
+// Kubernetes spec names one; listed says the words are an args list, whose
+// launcher may be the image's entrypoint. Where a flag is absent the server
+// runs SGLang's default, which is assumed when it is harmless (page size 1,
+// backend mooncake, mode null); the context length is left to the other
+// server (Check), and the pool, which only the running server knows, is
+// refused with where to read it.
+func launchFrom(args []string, image string, listed bool) (Server, error) {
 	at := -1
 	for i := range args {
 		if isLauncher(args, i) {
@@ -37,18 +49,23 @@ func parseLaunch(text string) (Server, error) {
 			at = i
 		}
 	}
-	if at < 0 {
-		return Server{}, inputErr("", "the text is neither JSON nor an SGLang launch command: paste what GET /get_server_info answers, or the command that starts the server (python -m sglang.launch_server …)")
-	}
 	s := Server{Source: FromLaunch, names: launchNames}
-	s.Version, s.VersionFrom, s.ImageTag = versionBefore(args[:at])
+	if at < 0 {
+		if !listed || !slices.ContainsFunc(args, isSGLangFlag) {
+			return Server{}, inputErr("", "the text is neither JSON nor an SGLang launch command: paste what %s answers, or the command that starts the server (python -m sglang.launch_server …), or its Kubernetes args list", serverInfo)
+		}
+		s.LauncherAssumed = true
+	}
+	before := args[:max(at, 0)]
+	if image != "" {
+		before = append([]string{image}, before...)
+	}
+	s.Version, s.VersionFrom, s.ImageTag = versionBefore(before)
 
 	flags := map[string]string{}
 	for i := at + 1; i < len(args); i++ {
 		name, val, hasVal := strings.Cut(args[i], "=")
-		switch name {
-		case flagContext, flagPool, flagPage, flagMode, flagBackend:
-		default:
+		if !isOurFlag(name) {
 			continue
 		}
 		if !hasVal {
@@ -61,17 +78,29 @@ func parseLaunch(text string) (Server, error) {
 		flags[name] = val
 	}
 
-	if v, ok := flags[flagContext]; !ok {
-		return Server{}, inputErr(flagContext, "%s is missing: without it the server runs the model's own context length, which the command does not show; add it, or paste GET /get_server_info", flagContext)
-	} else if s.ContextTokens, ok = humanInt(v); !ok {
-		return Server{}, inputErr(flagContext, "%s %q: must be a whole number of tokens, such as 1048576 or 1M", flagContext, clip(v))
+	ctx, hasCtx := flags[flagContext]
+	v, ok := flags[flagPool]
+	if !ok {
+		msg := fmt.Sprintf("%s is missing: without it the pool is what the GPUs' memory holds at start-up, which the command does not show. "+
+			"The running server says it: max_total_num_tokens in what it answers at %s (paste that JSON instead), or in its start-up log line "+
+			"\"max_total_num_tokens=…, chunked_prefill_size=…, max_prefill_tokens=…, max_running_requests=…, context_len=…\"; add %s with that number", flagPool, serverInfo, flagPool)
+		if !hasCtx {
+			msg += fmt.Sprintf(". %s is missing too: the same line's context_len=… gives it", flagContext)
+		}
+		return Server{}, inputErr(flagPool, "%s", msg)
 	}
-	if v, ok := flags[flagPool]; !ok {
-		return Server{}, inputErr(flagPool, "%s is missing: without it the pool is whatever the GPUs' memory holds at start-up; paste the server's GET /get_server_info, whose max_total_num_tokens says it", flagPool)
-	} else if s.PoolTokens, ok = pyInt(v); !ok {
+	if s.PoolTokens, ok = pyInt(v); !ok {
 		return Server{}, inputErr(flagPool, "%s %q: must be a whole number of tokens", flagPool, clip(v))
 	}
 	s.PoolIsCap = true
+	if hasCtx {
+		if s.ContextTokens, ok = humanInt(ctx); !ok {
+			return Server{}, inputErr(flagContext, "%s %q: must be a whole number of tokens, such as 1048576 or 1M", flagContext, clip(ctx))
+		}
+		if s.ContextTokens == 0 {
+			return Server{}, inputErr(flagContext, "%s 0: must be between 1 and %s tokens", flagContext, engine.Thousands(engine.MaxContextTokens))
+		}
+	}
 	s.PageTokens, s.PageAssumed = 1, true
 	if v, ok := flags[flagPage]; ok {
 		if s.PageTokens, ok = pyInt(v); !ok {
@@ -88,6 +117,23 @@ func parseLaunch(text string) (Server, error) {
 		s.Backend, s.BackendAssumed = v, false
 	}
 	return s, nil
+}
+
+// isSGLangFlag reports whether a word is a flag the check reads, or the
+// --model-path every launch has: what marks an args list as SGLang's.
+func isSGLangFlag(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	return isOurFlag(name) || name == "--model-path"
+}
+
+// isOurFlag reports whether a word is one of the flags the check reads.
+func isOurFlag(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	switch name {
+	case flagContext, flagPool, flagPage, flagMode, flagBackend:
+		return true
+	}
+	return false
 }
 
 // isLauncher reports whether args[i] starts SGLang's server.

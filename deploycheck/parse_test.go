@@ -40,15 +40,14 @@ func TestParseRefuses(t *testing.T) {
 		{"empty", "  \n", "", "nothing is pasted"},
 		{"not JSON", `{"version": "0.5.20",`, "", "the text starts with { but is not JSON: unexpected end of JSON input"},
 		{"not JSON either", `{version: 0.5.20}`, "", "is not JSON: invalid character 'v' at byte 2"},
-		{"a JSON array", `[{"max_total_num_tokens": 1}]`, "", "the text is not a JSON object"},
+		{"a JSON array of objects", `[{"max_total_num_tokens": 1}]`, "", "the text is a list of objects: GET /server_info (or /get_server_info) answers with one object"},
 		{"a JSON string", `"0.5.20"`, "", "the text is not a JSON object"},
 		{"JSON of another shape", `{"model": "glm", "choices": [], "usage": {"prompt_tokens": 1}}`, "", "the JSON has none of version, context_length, page_size, disaggregation_mode, disaggregation_transfer_backend, max_total_num_tokens"},
-		{"/get_model_info", `{"model_path": "zai-org/GLM-5.3", "tokenizer_path": "zai-org/GLM-5.3", "is_generation": true, "preferred_sampling_params": null, "weight_version": "default"}`, "", "this is GET /get_model_info"},
-		{"the router's answer", `{"prefill": [{"version": "0.5.20"}], "decode": [{"version": "0.5.20"}]}`, "", "this is the router's GET /get_server_info"},
+		{"/get_model_info", `{"model_path": "zai-org/GLM-5.3", "tokenizer_path": "zai-org/GLM-5.3", "is_generation": true, "preferred_sampling_params": null, "weight_version": "default"}`, "", "this is GET /model_info (or /get_model_info)"},
+		{"the router's answer", `{"prefill": [{"version": "0.5.20"}], "decode": [{"version": "0.5.20"}]}`, "", "this is the router's server info"},
 		{"missing pool", minimal("prefill", map[string]any{"max_total_num_tokens": nil}), "max_total_num_tokens", "max_total_num_tokens is missing"},
 		{"missing mode", minimal("prefill", map[string]any{"disaggregation_mode": nil}), "disaggregation_mode", "disaggregation_mode is missing"},
 		{"missing page", minimal("prefill", map[string]any{"page_size": nil}), "page_size", "page_size is missing or null"},
-		{"null context", minimal("prefill", map[string]any{"context_length": null{}}), "context_length", "context_length is null: the server runs the model's own context length"},
 		{"string pool", minimal("prefill", map[string]any{"max_total_num_tokens": "681280"}), "max_total_num_tokens", "max_total_num_tokens is a string: must be a whole number of tokens"},
 		{"fractional pool", minimal("prefill", map[string]any{"max_total_num_tokens": 681280.5}), "max_total_num_tokens", "max_total_num_tokens is the number 681280.5: must be a whole number of tokens"},
 		{"exponent pool", `{"max_total_num_tokens": 1e6}`, "max_total_num_tokens", "max_total_num_tokens is the number 1e6: must be a whole number"},
@@ -74,8 +73,12 @@ func TestParseRefuses(t *testing.T) {
 		{"a megabyte", strings.Repeat("x", 1<<20), "", "the text is longer than 524,288 bytes"},
 		{"not UTF-8", "{\"version\": \"\xff\"}", "", "the text is not UTF-8"},
 		{"prose", "my prefill server has 681280 tokens", "", "the text is neither JSON nor an SGLang launch command"},
-		{"launch without context", "python -m sglang.launch_server --max-total-tokens 681280 --disaggregation-mode prefill", "--context-length", "--context-length is missing"},
-		{"launch without pool", "python -m sglang.launch_server --context-length 1048576 --disaggregation-mode prefill", "--max-total-tokens", "--max-total-tokens is missing: without it the pool is whatever the GPUs' memory holds"},
+		{"launch without pool", "python -m sglang.launch_server --context-length 1048576 --disaggregation-mode prefill", "--max-total-tokens", `--max-total-tokens is missing: without it the pool is what the GPUs' memory holds at start-up, which the command does not show. The running server says it: max_total_num_tokens in what it answers at GET /server_info (or /get_server_info) (paste that JSON instead), or in its start-up log line "max_total_num_tokens=…, chunked_prefill_size=…, max_prefill_tokens=…, max_running_requests=…, context_len=…"; add --max-total-tokens with that number`},
+		{"launch without pool or context", "python -m sglang.launch_server --disaggregation-mode prefill", "--max-total-tokens", "add --max-total-tokens with that number. --context-length is missing too: the same line's context_len=… gives it"},
+		{"launch zero context", "python -m sglang.launch_server --context-length 0 --max-total-tokens 681280", "--context-length", "--context-length 0: must be between 1 and 16,777,216 tokens"},
+		{"reported limit zero", minimal("prefill", map[string]any{"max_req_input_len": 0}), "max_req_input_len", "max_req_input_len 0: must be between 1 and 16,777,210 tokens"},
+		{"reported limit huge", minimal("prefill", map[string]any{"max_req_input_len": 1 << 40, "context_length": null{}}), "max_req_input_len", "max_req_input_len 1,099,511,627,776: must be between 1 and 16,777,210 tokens"},
+		{"reported limit past the context", minimal("prefill", map[string]any{"max_req_input_len": 1_048_571}), "max_req_input_len", "max_req_input_len 1,048,571 is more than context_length 1,048,576 − 6: SGLang's max_req_input_len = min(context − 1, max_token_pool_size − 1) − 5 cannot give it"},
 		{"launch flag without value", "python -m sglang.launch_server --context-length 1048576 --max-total-tokens --page-size 1", "--max-total-tokens", "--max-total-tokens has no value"},
 		{"launch flag at the end", "python -m sglang.launch_server --context-length 1048576 --max-total-tokens", "--max-total-tokens", "--max-total-tokens has no value"},
 		{"launch non-numeric pool", "python -m sglang.launch_server --context-length 1048576 --max-total-tokens 681k", "--max-total-tokens", `--max-total-tokens "681k": must be a whole number of tokens`},
@@ -83,6 +86,25 @@ func TestParseRefuses(t *testing.T) {
 		{"launch zero page", "python -m sglang.launch_server --context-length 1M --max-total-tokens 681280 --page-size 0", "--page-size", "--page-size 0: must be between 1 and 65,536 tokens"},
 		{"launch unclosed quote", `python -m sglang.launch_server --model-path "zai-org/GLM-5.3 --context-length 1M`, "", `a quote (") in the command is not closed`},
 		{"two launch commands", "python -m sglang.launch_server --disaggregation-mode prefill\npython -m sglang.launch_server --disaggregation-mode decode", "", "the text holds two launch commands"},
+		// Kubernetes lists, broken in the ways people break them.
+		{"an unclosed list", `["--max-total-tokens", "64"`, "", "the list: the [ on line 1 is not closed by a ]"},
+		{"an empty list", `[ ]`, "", "the list is an empty list: it holds no launch"},
+		{"two commas", `["--max-total-tokens",, "64"]`, "", "the list: item 2 is empty (two commas, or a comma after the [)"},
+		{"a nested list", `[["--max-total-tokens", "64"]]`, "", "the list: item 1 is a list or an object: Kubernetes takes strings"},
+		{"no comma", `["--max-total-tokens" "64"]`, "", `the list: item 1 is followed by "\"64\"]" where a comma or ] belongs`},
+		{"a bad JSON escape", `["--max-total-tokens", "6\q"]`, "", "the list: the string on line 1 is not quoted as JSON quotes it"},
+		{"an unclosed quote", `["--max-total-tokens", "64]`, "", `the list: the quote (") on line 1 is not closed`},
+		{"text after the list", `["--max-total-tokens", "64"] --page-size 1`, "", "the text goes on after the list's closing ]"},
+		{"a list of no launch", `["--port", "30000"]`, "", "the text is neither JSON nor an SGLang launch command"},
+		{"args as a string", "command: [python3, -m, sglang.launch_server]\nargs: --max-total-tokens 64", "", `args (line 2) is "--max-total-tokens 64", not a list: Kubernetes takes a list of strings`},
+		{"args with no items", "args:\nimage: x", "", "args (line 1) has no items: write the list below it"},
+		{"an empty item", "args:\n  - --max-total-tokens\n  -\n", "", "args (line 1): item 2 (line 3) is empty: Kubernetes takes strings"},
+		{"an object item", "args:\n  - {a: b}\n", "", "args (line 1): item 1 (line 2) is a list or an object: Kubernetes takes strings"},
+		{"an unclosed item quote", "args:\n  - '--max-total-tokens\n", "", "args (line 1): the quote (') on line 2 is not closed"},
+		{"no SGLang container", "containers:\n- image: nginx\n  args: [\"-g\", \"daemon off;\"]", "", "the spec's command and args name no sglang.launch_server and none of --context-length, --max-total-tokens, --page-size, --disaggregation-mode"},
+		{"two SGLang containers", "- image: lmsysorg/sglang:v0.5.21\n  args: [--disaggregation-mode, prefill]\n- image: lmsysorg/sglang:v0.5.21\n  args: [--disaggregation-mode, decode]", "", "the spec has 2 containers that launch SGLang (lines 1 and 3): paste the prefill server's in the prefill box and the decode server's in the decode box"},
+		{"args without the pool", "args: [--model-path, m, --disaggregation-mode, decode]", "--max-total-tokens", `--max-total-tokens is missing: without it the pool is what the GPUs' memory holds at start-up`},
+		{"a bad value", `["--max-total-tokens", "lots"]`, "--max-total-tokens", `--max-total-tokens "lots": must be a whole number of tokens`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := Parse(c.text)
@@ -159,7 +181,8 @@ func TestParseServerInfoPlaces(t *testing.T) {
 }
 
 // context_length null is the model's own; the scheduler's
-// max_req_input_len gives it back when it is below the pool.
+// max_req_input_len gives it back when it is below the pool, and the other
+// server's context_length otherwise (the halves serve one model).
 func TestParseNullContext(t *testing.T) {
 	s, err := Parse(minimal("prefill", map[string]any{"context_length": null{}, "max_req_input_len": 131_066}))
 	require.NoError(t, err)
@@ -167,15 +190,62 @@ func TestParseNullContext(t *testing.T) {
 	assert.True(t, s.ContextDerived)
 	assert.Equal(t, 131_066, s.Limits().MaxReqInputLen(), "the engine's rule gives the reported limit back")
 
-	_, err = Parse(minimal("prefill", map[string]any{"context_length": null{}, "max_req_input_len": 681_274}))
-	assert.ErrorContains(t, err, "context_length is null", "a pool-bound limit says nothing of the context")
+	// A pool-bound limit says nothing of the context: Parse leaves it to
+	// the other server.
+	nullCtx := minimal("prefill", map[string]any{"context_length": null{}, "max_req_input_len": 681_274})
+	s, err = Parse(nullCtx)
+	require.NoError(t, err)
+	assert.Zero(t, s.ContextTokens)
+
+	v, err := CheckText(nullCtx, minimal("decode", map[string]any{"max_total_num_tokens": 1_048_576}))
+	require.NoError(t, err)
+	assert.True(t, v.Prefill.Server.ContextFromPeer)
+	assert.Equal(t, 1_048_576, v.Prefill.Server.ContextTokens)
+	assert.Equal(t, engine.Window{First: 681_274, Last: 1_048_569}, v.Window)
+	assert.Contains(t, v.Notes, "prefill does not say its context length (its context_length is null): the other server's, 1,048,576, is used, as both serve one model; if the other's was set by hand, add prefill's own")
+
+	// A command without --context-length, beside a JSON that says it.
+	v, err = CheckText("sglang serve --max-total-tokens 681280 --disaggregation-mode prefill", minimal("decode", map[string]any{"max_total_num_tokens": 1_048_576}))
+	require.NoError(t, err)
+	assert.Equal(t, 1_048_576, v.APIContext)
+	assert.Contains(t, v.Notes, "prefill does not say its context length (its command has no --context-length): the other server's, 1,048,576, is used, as both serve one model; if the other's was set by hand, add prefill's own")
+
+	// Neither says it: where to read it.
+	_, err = CheckText(nullCtx, minimal("decode", map[string]any{"context_length": null{}, "max_total_num_tokens": 1_048_576, "max_req_input_len": 1_048_570}))
+	var ie *InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "context_length", ie.Field)
+	assert.Empty(t, ie.Box, "both boxes")
+	assert.Contains(t, ie.Msg, "neither server says its context length")
+	assert.Contains(t, ie.Msg, `Read it at GET /v1/models (max_model_len), in the server's start-up log line "max_total_num_tokens=…, …, context_len=…", or as max_position_embeddings in the model's config.json`)
+
+	// The other server's context must fit this one's reported limit.
+	_, err = CheckText(minimal("prefill", map[string]any{"context_length": null{}, "max_total_num_tokens": 2_040_000, "max_req_input_len": 2_039_994}),
+		minimal("decode", map[string]any{"max_total_num_tokens": 1_048_576}))
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "prefill", ie.Box)
+	assert.Equal(t, "max_req_input_len", ie.Field)
+	assert.Contains(t, ie.Msg, "max_req_input_len 2,039,994 is more than the other server's context length, 1,048,576 − 6")
 }
 
-// A reported limit that the engine's rule does not give is called out.
-func TestReportedLimitDiffers(t *testing.T) {
+// The engine's reported max_req_input_len wins over the rule on
+// max_total_num_tokens (TpModelWorker.__init__ bounds it by the model
+// runner's max_token_pool_size); the verdict shows both.
+func TestReportedLimitWins(t *testing.T) {
 	v, err := CheckText(minimal("prefill", map[string]any{"max_req_input_len": 600_000}), minimal("decode", map[string]any{"max_total_num_tokens": 1_048_576}))
 	require.NoError(t, err)
-	assert.Contains(t, v.Notes, "prefill reports max_req_input_len 600,000 where the engine's rule gives 681,274: its release derives the limit otherwise; the verdict follows the rule")
+	assert.Equal(t, 600_000, v.Prefill.Limits.MaxReqInputLen())
+	assert.Equal(t, 600_006, v.Prefill.Server.TokenPoolSize())
+	assert.Equal(t, 681_274, v.Prefill.Server.RuleLimits().MaxReqInputLen())
+	assert.Equal(t, engine.Window{First: 600_000, Last: 1_048_569}, v.Window)
+	assert.Equal(t, "prefill: max_req_input_len 600,000 as the server reports it (max_token_pool_size 600,006); the rule on max_total_num_tokens would give 681,274 = min(context 1,048,576 − 1, pool 681,280 − 1) − 5; 0.5.20 (mooncake) predates the fix in 0.5.21", v.Lines()[1])
+	assert.Contains(t, v.Notes, "prefill reports max_req_input_len 600,000 where the rule on max_total_num_tokens 681,280 gives 681,274: SGLang bounds the limit by the model runner's max_token_pool_size (tp_worker.py), which for a hybrid sliding-window model is the full-attention pool; the verdict follows the report")
+
+	// A report that agrees with the rule shows one figure.
+	v, err = CheckText(minimal("prefill", map[string]any{"max_req_input_len": 681_274}), minimal("decode", map[string]any{"max_total_num_tokens": 1_048_576}))
+	require.NoError(t, err)
+	assert.False(t, v.Prefill.Server.ReportDiffers())
+	assert.Equal(t, "prefill: max_req_len 681,279, max_req_input_len 681,274 = min(context 1,048,576 − 1, pool 681,280 − 1) − 5; 0.5.20 (mooncake) predates the fix in 0.5.21", v.Lines()[1])
 }
 
 // Launch commands as people write them.

@@ -68,6 +68,11 @@ func (v Verdict) Replay() (Replay, error) {
 	if p.Server.ContextTokens != d.Server.ContextTokens {
 		r.Notes = append(r.Notes, fmt.Sprintf("the replay's two servers use the smaller context length, %s tokens", th(cfg.ContextTokens)))
 	}
+	for _, h := range []Half{p, d} {
+		if h.Server.ReportDiffers() {
+			r.Notes = append(r.Notes, fmt.Sprintf("the replay's %s pool is %s tokens, as its reported max_req_input_len gives it (max_token_pool_size), not its max_total_num_tokens, %s", h.Role, th(h.Limits.PoolTokens), th(h.Server.PoolTokens)))
+		}
+	}
 	if v.Mode == engine.Vulnerable && (p.Fix.State == FixUnknown || d.Fix.State == FixUnknown) {
 		r.Notes = append(r.Notes, "the replay runs the pre-fix door where the release is unknown")
 	}

@@ -9,7 +9,7 @@ import (
 	"kvleak/engine"
 )
 
-// MaxInputBytes bounds what one box reads. A /get_server_info of a server
+// MaxInputBytes bounds what one box reads. A /server_info of a server
 // with many data-parallel ranks is a few hundred kilobytes at most (each
 // rank repeats the server args); a larger paste is something else.
 const MaxInputBytes = 512 << 10
@@ -18,9 +18,14 @@ const MaxInputBytes = 512 << 10
 type Source string
 
 const (
-	FromServerInfo Source = "GET /get_server_info"
+	FromServerInfo Source = "GET /server_info"
 	FromLaunch     Source = "launch command"
 )
+
+// serverInfo names the endpoint in messages: /server_info, and the name it
+// had before (http_server.py keeps /get_server_info as a deprecated alias
+// that returns the same JSON).
+const serverInfo = "GET /server_info (or /get_server_info)"
 
 // The values of disaggregation_mode (server_args.py).
 const (
@@ -39,22 +44,26 @@ type Server struct {
 	// Version is SGLang's release ("0.5.20"); "" when the text does not say.
 	Version string
 	// ContextTokens is context_length, PoolTokens max_total_num_tokens and
-	// PageTokens page_size.
+	// PageTokens page_size. ContextTokens is 0 when the text does not say
+	// (context_length null, no --context-length): Check takes the peer's.
 	ContextTokens int
 	PoolTokens    int
 	PageTokens    int
-	// ReportedMaxReqInputLen is the server's own max_req_input_len; 0 when
-	// the text has none.
+	// ReportedMaxReqInputLen is the server's own max_req_input_len (the
+	// scheduler's get_init_info, merged into /server_info's top level); 0
+	// when the text has none. It wins over the engine's rule (Limits).
 	ReportedMaxReqInputLen int
 
 	// What was not read but assumed or worked out; the verdict says so.
-	PoolIsCap      bool   // PoolTokens is --max-total-tokens, an upper bound
-	ContextDerived bool   // context_length was null: max_req_input_len + 6
-	PageAssumed    bool   // no page size: SGLang's default, 1
-	BackendAssumed bool   // no backend: SGLang's default, mooncake
-	ModeAssumed    bool   // no disaggregation mode: SGLang's default, null
-	VersionFrom    string // where Version was read, when not a "version" key
-	ImageTag       string // an image tag that names no version ("latest")
+	PoolIsCap       bool   // PoolTokens is --max-total-tokens, an upper bound
+	ContextDerived  bool   // context_length was null: max_req_input_len + 6
+	ContextFromPeer bool   // context_length was not given: the peer server's
+	LauncherAssumed bool   // an args list without a launcher: read as sglang.launch_server's flags
+	PageAssumed     bool   // no page size: SGLang's default, 1
+	BackendAssumed  bool   // no backend: SGLang's default, mooncake
+	ModeAssumed     bool   // no disaggregation mode: SGLang's default, null
+	VersionFrom     string // where Version was read, when not a "version" key
+	ImageTag        string // an image tag that names no version ("latest")
 
 	names fieldNames // how the text names each value, for messages
 }
@@ -69,11 +78,51 @@ var (
 	launchNames     = fieldNames{"--context-length", "--max-total-tokens", "--page-size", "--disaggregation-mode", "--disaggregation-transfer-backend", "the image tag"}
 )
 
-// Limits is what the server's validate_input_length derives from its
-// numbers: the engine's own limit code.
-func (s Server) Limits() engine.Limits {
+// RuleLimits is what the engine's limit code derives from the server's
+// numbers: max_req_input_len = min(context − 1, max_total_num_tokens − 1) − 5.
+func (s Server) RuleLimits() engine.Limits {
 	return engine.NewLimits(s.ContextTokens, s.PoolTokens, s.PageTokens)
 }
+
+// Limits is what the server's validate_input_length compares against: the
+// max_req_input_len it reports, when it reports one, over the engine's rule.
+// SGLang's TpModelWorker.__init__ (managers/tp_worker.py) bounds max_req_len
+// by the model runner's max_token_pool_size, not by max_total_num_tokens:
+// for a hybrid sliding-window model that is the full-attention pool
+// (ModelRunner.max_token_pool_size; sgl-project/sglang#22597), so the two
+// can differ. /server_info does not carry max_token_pool_size; it is read
+// back from the report (TokenPoolSize).
+func (s Server) Limits() engine.Limits {
+	rule := s.RuleLimits()
+	if !s.ReportDiffers() {
+		return rule
+	}
+	return engine.Limits{ContextTokens: s.ContextTokens, PoolTokens: s.TokenPoolSize()}
+}
+
+// ReportDiffers says whether the server reports a max_req_input_len other
+// than the engine's rule gives.
+func (s Server) ReportDiffers() bool {
+	r := s.ReportedMaxReqInputLen
+	return r != 0 && s.ContextTokens > 0 && r != s.RuleLimits().MaxReqInputLen()
+}
+
+// TokenPoolSize is max_token_pool_size as the reported max_req_input_len
+// gives it back: the limit + 6 when the pool bounds it, the context when the
+// context does (the pool is then at least that).
+func (s Server) TokenPoolSize() int {
+	return min(s.ReportedMaxReqInputLen+reqInputHeadroom+1, s.ContextTokens)
+}
+
+// PoolBoundsReport says whether the reported limit is the pool's, not the
+// context's.
+func (s Server) PoolBoundsReport() bool {
+	return s.ReportedMaxReqInputLen+reqInputHeadroom+1 < s.ContextTokens
+}
+
+// reqInputHeadroom is the 5 tokens max_req_input_len keeps below
+// max_req_len (tp_worker.py).
+const reqInputHeadroom = 5
 
 // InputError says what is wrong with a box's text, naming the field as the
 // text names it. Nothing is checked while any box has one.
@@ -94,15 +143,16 @@ func inputErr(field, format string, args ...any) *InputError {
 	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Parse reads what one server reports: the JSON of its GET
-// /get_server_info, or its launch command line. The error, if any, is an
+// Parse reads what one server reports: the JSON of its GET /server_info
+// (/get_server_info before the rename), its launch command line, or its
+// Kubernetes container's command and args lists. The error, if any, is an
 // *InputError.
 func Parse(text string) (Server, error) {
 	if len(text) > MaxInputBytes {
-		return Server{}, inputErr("", "the text is longer than %s bytes: paste one server's GET /get_server_info or its launch command", engine.Thousands(MaxInputBytes))
+		return Server{}, inputErr("", "the text is longer than %s bytes: paste one server's %s or its launch command", engine.Thousands(MaxInputBytes), serverInfo)
 	}
 	if !utf8.ValidString(text) {
-		return Server{}, inputErr("", "the text is not UTF-8: paste one server's GET /get_server_info or its launch command")
+		return Server{}, inputErr("", "the text is not UTF-8: paste one server's %s or its launch command", serverInfo)
 	}
 	t := strings.TrimSpace(text)
 	var (
@@ -111,11 +161,15 @@ func Parse(text string) (Server, error) {
 	)
 	switch {
 	case t == "":
-		return Server{}, inputErr("", "nothing is pasted: paste the server's GET /get_server_info or its launch command")
+		return Server{}, inputErr("", "nothing is pasted: paste the server's %s or its launch command", serverInfo)
+	case t[0] == '[':
+		s, err = parseArgList(t)
+	case hasK8sKeys(t):
+		s, err = parseK8s(t)
 	case t[0] == '{':
 		s, err = parseServerInfo(t)
-	case strings.ContainsRune(`["-0123456789`, rune(t[0])) || t == "true" || t == "false" || t == "null":
-		return Server{}, inputErr("", "the text is not a JSON object: GET /get_server_info answers with an object, {\"version\": …, \"context_length\": …, …}")
+	case strings.ContainsRune(`"-0123456789`, rune(t[0])) || t == "true" || t == "false" || t == "null":
+		return Server{}, inputErr("", "the text is not a JSON object: %s answers with an object, {\"version\": …, \"context_length\": …, …}", serverInfo)
 	default:
 		s, err = parseLaunch(t)
 	}
@@ -130,7 +184,8 @@ func Parse(text string) (Server, error) {
 
 // check holds the values to what SGLang starts with and the playground
 // simulates: the engine's bounds, and a max_req_input_len of at least 1
-// (tp_worker.py asserts it: "Memory pool size is too small").
+// (tp_worker.py asserts it: "Memory pool size is too small"). A context
+// not yet known is checked once Check has taken the peer's (checkLimits).
 func (s Server) check() error {
 	n := s.names
 	switch s.Mode {
@@ -146,15 +201,36 @@ func (s Server) check() error {
 			return inputErr(n.version, "%s %q: not an SGLang release such as 0.5.21 or 0.5.21.post1", n.version, clip(s.Version))
 		}
 	}
-	if err := checkRange(n.context, s.ContextTokens, 1, engine.MaxContextTokens); err != nil {
-		return err
-	}
 	if err := checkRange(n.pool, s.PoolTokens, 1, engine.MaxPoolTokens); err != nil {
 		return err
 	}
 	if err := checkRange(n.page, s.PageTokens, 1, min(engine.MaxPageTokens, s.PoolTokens)); err != nil {
 		err.Msg += " (at most the pool)"
 		return err
+	}
+	if s.ContextTokens == 0 {
+		return nil
+	}
+	return s.checkLimits()
+}
+
+// checkLimits holds a server whose context is known to SGLang's rule: a
+// context the engine can hold, a reported max_req_input_len the rule can
+// give (at most context − 6), and a limit of at least 1.
+func (s Server) checkLimits() error {
+	n := s.names
+	if err := checkRange(n.context, s.ContextTokens, 1, engine.MaxContextTokens); err != nil {
+		if s.ContextFromPeer {
+			err.Msg += " (taken from the other server)"
+		}
+		return err
+	}
+	if r := s.ReportedMaxReqInputLen; r != 0 && r > s.ContextTokens-reqInputHeadroom-1 {
+		from := fmt.Sprintf("%s %s", n.context, engine.Thousands(int64(s.ContextTokens)))
+		if s.ContextFromPeer {
+			from = fmt.Sprintf("the other server's context length, %s", engine.Thousands(int64(s.ContextTokens)))
+		}
+		return inputErr("max_req_input_len", "max_req_input_len %s is more than %s − 6: SGLang's max_req_input_len = min(context − 1, max_token_pool_size − 1) − 5 cannot give it (tp_worker.py); paste the JSON of one server, or add its own context_length", engine.Thousands(int64(r)), from)
 	}
 	if l := s.Limits(); l.MaxReqInputLen() < 1 {
 		field, v := n.pool, s.PoolTokens

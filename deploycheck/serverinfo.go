@@ -4,12 +4,13 @@ import (
 	"errors"
 	"strings"
 
+	"kvleak/engine"
 	"kvleak/internal/jsonlite"
 )
 
-// report is one level of /get_server_info's JSON: the top level (server
-// args, scheduler info, version) or one of its internal_states (one per
-// data-parallel rank). The keys are SGLang's (see the package comment);
+// report is one level of /server_info's JSON (the same as /get_server_info,
+// its deprecated alias): the top level (server args, scheduler info,
+// version) or one of its internal_states (one per data-parallel rank). The keys are SGLang's (see the package comment);
 // every other key is checked as JSON and skipped.
 type report struct {
 	Version           *string      `json:"version"`
@@ -23,7 +24,8 @@ type report struct {
 	MemoryUsage       *memoryUsage `json:"memory_usage"`
 	InternalStates    []report     `json:"internal_states"`
 	// Read only to say what else was pasted: the router's (mini_lb)
-	// /get_server_info lists its servers; /get_model_info has is_generation.
+	// /get_server_info lists its servers; /model_info (/get_model_info)
+	// has is_generation.
 	Prefill      []struct{} `json:"prefill"`
 	Decode       []struct{} `json:"decode"`
 	IsGeneration *bool      `json:"is_generation"`
@@ -86,15 +88,19 @@ func parseServerInfo(text string) (Server, error) {
 	backend, backendName, hasBackend := first(field[string]{r.Backend, "disaggregation_transfer_backend"}, field[string]{st.Backend, is0 + "disaggregation_transfer_backend"})
 	page, pageName, hasPage := first(field[int]{r.PageSize, "page_size"}, field[int]{st.PageSize, is0 + "page_size"})
 	ctx, ctxName, hasCtx := first(field[int]{r.ContextLength, "context_length"}, field[int]{st.ContextLength, is0 + "context_length"})
+	// max_req_input_len is scheduler_info's (Scheduler.get_init_info),
+	// which get_server_info merges into the top level; internal_states[0]
+	// (Scheduler.get_internal_state) does not carry it, but is read too in
+	// case a release moves it.
 	mril, _, hasMril := first(field[int]{r.MaxReqInputLen, "max_req_input_len"}, field[int]{st.MaxReqInputLen, is0 + "max_req_input_len"})
 
 	switch {
 	case !hasPool && (r.Prefill != nil || r.Decode != nil):
-		return s, inputErr("", `this is the router's GET /get_server_info: it lists its servers under "prefill" and "decode"; paste one of its "prefill" entries in the prefill box and one of its "decode" entries in the decode box`)
+		return s, inputErr("", `this is the router's server info: it lists its servers under "prefill" and "decode"; paste one of its "prefill" entries in the prefill box and one of its "decode" entries in the decode box`)
 	case !hasPool && !hasMode && r.IsGeneration != nil:
-		return s, inputErr("", "this is GET /get_model_info: paste what the server answers at GET /get_server_info")
+		return s, inputErr("", "this is GET /model_info (or /get_model_info): paste what the server answers at %s", serverInfo)
 	case !hasPool && !hasMode && !hasBackend && !hasPage && !hasCtx && r.Version == nil:
-		return s, inputErr("", "the JSON has none of %s: paste what the server answers at GET /get_server_info", ourKeys)
+		return s, inputErr("", "the JSON has none of %s: paste what the server answers at %s", ourKeys, serverInfo)
 	case !hasPool:
 		return s, inputErr("max_total_num_tokens", "max_total_num_tokens is missing: it is the KV pool the server built (scheduler_info, or internal_states[0].memory_usage.token_capacity)")
 	case !hasMode:
@@ -108,17 +114,21 @@ func parseServerInfo(text string) (Server, error) {
 	if strings.HasSuffix(poolName, "max_total_tokens") {
 		s.PoolIsCap = true
 	}
-	if !hasCtx {
+	if hasCtx && ctx == 0 { // 0 is the Server's "not said"; the JSON said it
+		return s, checkRange(ctxName, ctx, 1, engine.MaxContextTokens)
+	}
+	if !hasCtx && hasMril && mril+reqInputHeadroom+1 < pool {
 		// context_length null means the model's own config.json; the
 		// scheduler's max_req_input_len = min(context − 1, pool − 1) − 5
-		// gives it back when the context is the smaller.
-		if !hasMril || mril+6 >= pool {
-			return s, inputErr("context_length", "context_length is null: the server runs the model's own context length, which GET /get_server_info does not show; add \"context_length\": <the model's max_position_embeddings>")
-		}
-		ctx, s.ContextDerived = mril+6, true
+		// gives it back when the context is the smaller. Otherwise it stays
+		// 0, and Check takes the other server's.
+		ctx, s.ContextDerived = mril+reqInputHeadroom+1, true
 	}
 	s.Mode, s.Backend, s.PageTokens, s.PoolTokens, s.ContextTokens = mode, backend, page, pool, ctx
 	if hasMril {
+		if err := checkRange("max_req_input_len", mril, 1, engine.MaxContextTokens-reqInputHeadroom-1); err != nil {
+			return s, err
+		}
 		s.ReportedMaxReqInputLen = mril
 	}
 	if r.Version != nil {
@@ -160,7 +170,7 @@ func jsonErr(err error) error {
 		want = "true or false"
 	}
 	if field == "" {
-		return inputErr("", "the JSON is %s where GET /get_server_info answers with an object", te.Value)
+		return inputErr("", "the JSON is %s where %s answers with an object", te.Value, serverInfo)
 	}
 	return inputErr(field, "%s is %s: must be %s", field, te.Value, want)
 }

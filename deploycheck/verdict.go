@@ -68,6 +68,9 @@ func Check(prefill, decode Server) (Verdict, error) {
 	if err := checkRoles(prefill, decode); err != nil {
 		return Verdict{}, err
 	}
+	if err := peerContexts(&prefill, &decode); err != nil {
+		return Verdict{}, err
+	}
 	v := Verdict{
 		Prefill:    half(engine.ServerPrefill, prefill),
 		Decode:     half(engine.ServerDecode, decode),
@@ -126,6 +129,30 @@ func checkRoles(prefill, decode Server) error {
 	return nil
 }
 
+// peerContexts gives a server whose context length the text does not say
+// (context_length null, no --context-length) the other server's: the two
+// halves of a pair serve one model. When neither says it, it says where to
+// read it. It then holds both to SGLang's rule (Server.checkLimits).
+func peerContexts(prefill, decode *Server) error {
+	p, d := prefill.ContextTokens == 0, decode.ContextTokens == 0
+	switch {
+	case p && d:
+		return &InputError{Field: "context_length", Msg: "neither server says its context length (context_length is null, or the command has no --context-length), and no max_req_input_len below its pool gives it back. " +
+			"Read it at GET /v1/models (max_model_len), in the server's start-up log line \"max_total_num_tokens=…, …, context_len=…\", or as max_position_embeddings in the model's config.json; then add \"context_length\": <it> to one JSON, or --context-length <it> to one command"}
+	case p:
+		prefill.ContextTokens, prefill.ContextFromPeer = decode.ContextTokens, true
+	case d:
+		decode.ContextTokens, decode.ContextFromPeer = prefill.ContextTokens, true
+	}
+	for i, s := range []*Server{prefill, decode} {
+		if err := s.checkLimits(); err != nil {
+			err.(*InputError).Box = string(engine.Servers[i])
+			return err
+		}
+	}
+	return nil
+}
+
 // headline is the line a person acts on.
 func (v Verdict) headline() string {
 	switch v.Status {
@@ -162,8 +189,7 @@ func (v Verdict) both(say func(Half) string) string {
 func (v Verdict) Lines() []string {
 	lines := []string{v.Headline}
 	for _, h := range []Half{v.Prefill, v.Decode} {
-		lines = append(lines, fmt.Sprintf("%-8s max_req_len %s, max_req_input_len %s = %s; %s",
-			string(h.Role)+":", th(h.Limits.MaxReqLen()), th(h.Limits.MaxReqInputLen()), h.Limits.Words(), h.Fix.Words))
+		lines = append(lines, fmt.Sprintf("%-8s %s; %s", string(h.Role)+":", h.limitWords(), h.Fix.Words))
 	}
 	lines = append(lines, fmt.Sprintf("API:     refuses prompts of %s tokens or more (context_length)", th(v.APIContext)))
 	switch {
@@ -213,20 +239,48 @@ func (v Verdict) notes() []string {
 	return out
 }
 
+// limitWords say a half's limit: the engine's rule on its numbers, or the
+// limit it reports beside the rule's when the two differ.
+func (h Half) limitWords() string {
+	s, l := h.Server, h.Limits
+	if !s.ReportDiffers() {
+		return fmt.Sprintf("max_req_len %s, max_req_input_len %s = %s", th(l.MaxReqLen()), th(l.MaxReqInputLen()), l.Words())
+	}
+	bound := fmt.Sprintf("max_token_pool_size %s", th(l.PoolTokens))
+	if !s.PoolBoundsReport() {
+		bound = fmt.Sprintf("context %s − 6; max_token_pool_size is at least the context", th(s.ContextTokens))
+	}
+	rule := s.RuleLimits()
+	return fmt.Sprintf("max_req_input_len %s as the server reports it (%s); the rule on max_total_num_tokens would give %s = %s",
+		th(l.MaxReqInputLen()), bound, th(rule.MaxReqInputLen()), rule.Words())
+}
+
 // notes are what a half's numbers rest on, when not read as reported.
 func (h Half) notes() []string {
 	s, n, role := h.Server, h.Server.names, string(h.Role)
 	var out []string
 	if s.PoolIsCap {
-		out = append(out, fmt.Sprintf("%s's pool is %s %s, an upper bound: a server whose GPUs hold less builds less (\"max_total_tokens=… is larger than the profiled value\"); GET /get_server_info says what it built", role, n.pool, th(s.PoolTokens)))
+		out = append(out, fmt.Sprintf("%s's pool is %s %s, an upper bound: a server whose GPUs hold less builds less (\"max_total_tokens=… is larger than the profiled value\"); "+serverInfo+" says what it built", role, n.pool, th(s.PoolTokens)))
 	}
-	if h.Limits.PoolTokens != s.PoolTokens {
-		out = append(out, fmt.Sprintf("%s's pool of %s tokens is %s in whole pages of %s", role, th(s.PoolTokens), th(h.Limits.PoolTokens), th(s.PageTokens)))
+	if rule := s.RuleLimits(); rule.PoolTokens != s.PoolTokens {
+		out = append(out, fmt.Sprintf("%s's pool of %s tokens is %s in whole pages of %s", role, th(s.PoolTokens), th(rule.PoolTokens), th(s.PageTokens)))
 	}
-	if s.ContextDerived {
+	switch {
+	case s.ContextDerived:
 		out = append(out, fmt.Sprintf("%s's context_length is null (the model's own); %s is its max_req_input_len %s + 6", role, th(s.ContextTokens), th(s.ReportedMaxReqInputLen)))
-	} else if s.ReportedMaxReqInputLen != 0 && s.ReportedMaxReqInputLen != h.Limits.MaxReqInputLen() {
-		out = append(out, fmt.Sprintf("%s reports max_req_input_len %s where the engine's rule gives %s: its release derives the limit otherwise; the verdict follows the rule", role, th(s.ReportedMaxReqInputLen), th(h.Limits.MaxReqInputLen())))
+	case s.ContextFromPeer:
+		what := "its context_length is null"
+		if s.Source == FromLaunch {
+			what = "its command has no " + flagContext
+		}
+		out = append(out, fmt.Sprintf("%s does not say its context length (%s): the other server's, %s, is used, as both serve one model; if the other's was set by hand, add %s's own", role, what, th(s.ContextTokens), role))
+	}
+	if s.ReportDiffers() {
+		out = append(out, fmt.Sprintf("%s reports max_req_input_len %s where the rule on max_total_num_tokens %s gives %s: SGLang bounds the limit by the model runner's max_token_pool_size (tp_worker.py), which for a hybrid sliding-window model is the full-attention pool; the verdict follows the report",
+			role, th(s.ReportedMaxReqInputLen), th(s.PoolTokens), th(s.RuleLimits().MaxReqInputLen())))
+	}
+	if s.LauncherAssumed {
+		out = append(out, fmt.Sprintf("%s's list names no launcher: its flags are read as sglang.launch_server's (the container's entrypoint)", role))
 	}
 	if s.PageAssumed {
 		out = append(out, fmt.Sprintf("%s's command has no %s: SGLang's default, 1, is assumed (some attention backends choose larger pages)", role, flagPage))

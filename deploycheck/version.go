@@ -56,12 +56,29 @@ func FixOf(s Server) Fix {
 	have, _ := parseVersion(s.Version)
 	fix, _ := parseVersion(in)
 	switch {
+	case have.release == [3]int{}:
+		// python/sglang/version.py falls back to setuptools_scm, whose
+		// version for a checkout it finds no release tag in is
+		// 0.0.0.devN+g<commit> (and "0.0.0.dev0" when even that fails): it
+		// names no release, so neither the fix nor its absence.
+		return Fix{FixUnknown, in, fmt.Sprintf("%s (%s) is a development build that names no release%s: whether it carries the fix in %s is unknown", s.Version, s.Backend, commitOf(s.Version), in)}
 	case have.pre != 0 && have.release == fix.release:
 		return Fix{FixUnknown, in, fmt.Sprintf("%s (%s) is a pre-release of %s: whether it carries the fix is unknown", s.Version, s.Backend, in)}
 	case have.less(fix):
 		return Fix{LacksFix, in, fmt.Sprintf("%s (%s) predates the fix in %s", s.Version, s.Backend, in)}
 	}
 	return Fix{HasFix, in, fmt.Sprintf("%s (%s) carries the fix (from %s)", s.Version, s.Backend, in)}
+}
+
+// commitOf is ", commit <sha>" for a setuptools_scm local version
+// (+g87549f8f0), or "".
+func commitOf(v string) string {
+	_, local, _ := strings.Cut(v, "+")
+	sha, _, _ := strings.Cut(strings.TrimPrefix(local, "g"), ".")
+	if !strings.HasPrefix(local, "g") || sha == "" || strings.Trim(sha, "0123456789abcdef") != "" {
+		return ""
+	}
+	return ", commit " + sha
 }
 
 // version is an SGLang release as pip spells it: 0.5.21, 0.5.21.post1,

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -318,6 +319,30 @@ func (b *browser) screenshot(path string, width int) error {
 				Width: int64(width), Height: int64(s.Height), DeviceScaleFactor: 1,
 			}); err != nil {
 				return nil, err
+			}
+			// On screen, those panels take their own height, a few frames
+			// later, which may be shorter than the one they were given off
+			// screen: the viewport follows the page until it holds still,
+			// so that the capture ends with the page.
+			for h, i := int64(s.Height), 0; i < 4; i++ {
+				r, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{
+					Expression: `new Promise(done => { let n = 6; const f = () => --n ? requestAnimationFrame(f) :
+						done(Math.ceil(document.body.getBoundingClientRect().height)); requestAnimationFrame(f); })`,
+					AwaitPromise: ptr(true), ReturnByValue: ptr(true),
+				})
+				if err != nil {
+					return nil, err
+				}
+				var now float64
+				if r.Result == nil || json.Unmarshal(r.Result.Value, &now) != nil || int64(now) <= viewH || int64(now) == h {
+					break
+				}
+				h = int64(now)
+				if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+					Width: int64(width), Height: h, DeviceScaleFactor: 1,
+				}); err != nil {
+					return nil, err
+				}
 			}
 			if m, err = cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{}); err != nil {
 				return nil, err

@@ -77,6 +77,8 @@ func TestDeployCheckVerdicts(t *testing.T) {
 		"glm-remediated":   "NOT EXPOSED: the window is closed",
 		"v0.5.21-mooncake": "PATCHED: the window is open but 0.5.21 retires the rejection at the door",
 		"v0.5.21-mori":     "EXPOSED: prompts of 681,274–1,048,569 tokens pass decode's door and take prefill's placeholder path; 0.5.21 (mori) predates the fix in 0.5.22",
+		"hybrid-swa":       "EXPOSED: prompts of 99,994–131,065 tokens",
+		"dev-build":        "EXPOSED: prompts of 681,274–1,048,569 tokens pass decode's door and take prefill's placeholder path; 0.0.0.dev1+g87549f8f0 (mooncake) is a development build that names no release",
 	} {
 		t.Run(dir, func(t *testing.T) {
 			withT(b, t)
@@ -86,6 +88,9 @@ func TestDeployCheckVerdicts(t *testing.T) {
 			}
 			pasteDeploy(b, deployFixture(t, dir+"/prefill"+ext), deployFixture(t, dir+"/decode"+ext))
 			assert.True(t, strings.HasPrefix(textOf(b, "#deploy-verdict [data-status]"), want), textOf(b, "#deploy-verdict"))
+			if dir == "hybrid-swa" {
+				assert.Contains(t, textOf(b, "#deploy-verdict .deploy-lines"), "max_req_input_len 99,994 as the server reports it (max_token_pool_size 100,000); the rule on max_total_num_tokens would give 19,994", "both figures")
+			}
 		})
 	}
 }

@@ -160,7 +160,7 @@ func TestExperiments(t *testing.T) {
 		}},
 		{"timeline points open their presets", func(t *testing.T) {
 			openVerdict(b, site, "demo", demoLeak)
-			assert.Equal(t, 9, countAll(b, "#timeline li"))
+			assert.Equal(t, 10, countAll(b, "#timeline li"))
 			clickSel(b, `#timeline li:nth-child(6) a`)
 			waitFor(b, "the remediated launch tests", `document.querySelector("#preset").value === "glm-remediated-tests"`)
 			waitFor(b, "their grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 3 of 3 passed."`)

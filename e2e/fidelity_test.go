@@ -131,7 +131,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		cfg.Mode = m
 		return lastStep(t, cfg, demo.Ops)
 	}
-	require.Equal(t, []string{"vulnerable", "fixed", "retire-only", "length-check-only"}, optionValues(b, "#mode"))
+	require.Equal(t, []string{"vulnerable", "fixed", "retire-only", "length-check-only", "upstream"}, optionValues(b, "#mode"))
 	r2Stages := func() []string {
 		return evalJS[[]string](b, `[...document.querySelectorAll("#log li[data-step][data-stage]")]
 			.filter(li => (li.querySelector(".log-req") || {}).textContent?.startsWith("r2 "))
@@ -162,6 +162,19 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 			"prefill.transfer", "release", "decode.transfer", "response", "release"}, r2Stages(),
 			"r2 is allocated on both servers, then aborted before decode.running")
 		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
+		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
+	})
+	// SGLang's merged door (#38935) is per server: decode admitted B, so it
+	// reserves its pages, no KV comes and decode answers 500, reading nothing.
+	t.Run("upstream", func(t *testing.T) {
+		withT(b, t)
+		setField(b, "#mode", "upstream")
+		last := stepsIn(engine.Upstream)
+		s := waitView(b, "decode's 500", func(s pageView) bool { return s.Status == "500" && s.StepPos == last })
+		assert.True(t, strings.HasPrefix(s.Verdict, "Errored with 500: Decode transfer failed"), s.Verdict)
+		assert.Equal(t, []string{"intake", "intake", "admission", "prefill.bootstrap", "decode.prealloc", "decode.transfer", "response", "release"}, r2Stages(),
+			"prefill's half is retired at its door; decode preallocates and times out")
+		assert.Empty(t, gridCells(b, "[data-state=leaked]"))
 		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
 	})
 	t.Run("back to vulnerable", func(t *testing.T) {

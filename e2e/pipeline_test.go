@@ -123,7 +123,7 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 		return out;
 	})()`)
 	// Each leaked run spans more than two rows, so it is framed
-	// (web/poolmap.go: draw): a 2-pixel line around rows first..last covers
+	// (web/pool/poolmap.go: draw): a 2-pixel line around rows first..last covers
 	// the two rows above and below it and the two columns at each edge.
 	// A's run is rows 0–3, D's rows 4–665.
 	framed := func(p int) bool {
@@ -205,7 +205,7 @@ func TestLogKeepsTheSelectedRowInView(t *testing.T) {
 
 // The marker arrives with a halo when a step is taken on its own (Back,
 // Next), and without one while the timeline is dragged, where a halo began
-// on every frame, each on a compositor layer of its own (web/pipeline.go).
+// on every frame, each on a compositor layer of its own (web/run/pipeline.go).
 func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
 	b := openHooked(t)
 	const halos = `document.getAnimations().filter((a) => a.animationName === "stage-arrive").length`

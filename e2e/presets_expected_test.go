@@ -13,6 +13,8 @@ package e2e
 
 const noRequestYet = "No request sent yet."
 
+const upstreamVerdict = "Errored with 500: Decode transfer failed for request rank=0 decode_req.req.rid='r2' decode_req.req.bootstrap_room=2"
+
 // stepSpan is what steps From..To (inclusive) of a run show.
 type stepSpan struct {
 	From, To        int
@@ -52,6 +54,18 @@ var presetsWant = map[string]presetWant{
 		{10, 11, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8 ."},
 		{12, 15, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8 ."},
 		{16, 16, "400", "Rejected with 400 before any page was allocated", "A~×8 ."},
+	}},
+	// SGLang's door (#38935): prefill's half is retired at its door, but
+	// decode admitted B, so it reserves 8 pages (17) for KV that never comes;
+	// its receiver times out and the client gets decode's 500 (19), unread.
+	"demo-upstream": {Events: 20, Announce: "Request 2 from tenant B: HTTP 500. " + upstreamVerdict, Steps: []stepSpan{
+		{1, 4, "—", noRequestYet, ".×9"},
+		{5, 9, "—", noRequestYet, "A+×8 ."},
+		{10, 11, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8 ."},
+		{12, 16, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A~×8 ."},
+		{17, 18, "200", "OK: HTTP 200 with tenant A's own 8 pages", "A+×8 ."},
+		{19, 19, "500", upstreamVerdict, "A+×8 ."},
+		{20, 20, "500", upstreamVerdict, "A~×8 ."},
 	}},
 	// Decode's pool as small as prefill's: both servers reject B's 125
 	// tokens; decode reserves 1 page for its placeholder (17) and answers 400.

@@ -34,13 +34,14 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 	}
 }
 
-// wasmShare bounds the shipped wasm's brotli. Issue 34's first-visit budget
-// (1.15 MB with the page, scripts, styles and manifest) would leave it
-// about 1,120,000 B; the two pools, the deployment check, the trace
-// exporter and the first-visit fixes took it to 1,140,404 B, so this guard
-// stands at the whole budget until issue 34 wins the bytes back
-// (docs/performance.md).
-const wasmShare = 1_150_000
+// wasmShare bounds the shipped wasm's brotli as a ratchet: a change that
+// adds bytes fails here before the bench sees it. Issue 34's first-visit
+// budget (1.15 MB with the page, scripts, styles and manifest) is not met
+// since the Replay panel (issue 40) and the lab bench (issue 41): the wasm
+// is 1,244,105 B, and removal alone does not win back the rest — what it
+// would cost is in docs/performance.md ("the bytes, 5 December"). Lower
+// this bound as bytes are won back; never raise it without saying why there.
+const wasmShare = 1_250_000
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -76,6 +76,19 @@ func (l *freeList) take(n int) (out Pages, merged int, err error) {
 	return out, merged, nil
 }
 
+// mergeForExtend is the check PagedTokenToKVPoolAllocator.alloc_extend
+// (mem_cache/allocator.py) makes before it allocates for one request of
+// tokens new tokens in pages of pageTokens: with need_sort it runs
+// merge_and_sort_free when extend_num_tokens // page_size + bs + 1 >
+// len(free_pages), bs = 1 — earlier than take's n > free, which is the
+// page-size-1 allocator's alloc. It returns how many pages it merged.
+func (l *freeList) mergeForExtend(tokens, pageTokens int) int {
+	if l.policy != Sorted || pageTokens <= 1 || tokens/pageTokens+2 <= l.nFree {
+		return 0
+	}
+	return l.mergeAndSortFree()
+}
+
 // put returns freed pages the way the policy does.
 func (l *freeList) put(p Pages) {
 	switch l.policy {

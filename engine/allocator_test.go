@@ -96,3 +96,21 @@ func TestMergeAndSortFree(t *testing.T) {
 	assert.EqualError(t, err, "3 pages needed, 2 free")
 	assert.Zero(t, merged, "nothing staged to merge")
 }
+
+// PagedTokenToKVPoolAllocator.alloc_extend merges when
+// extend_num_tokens // page_size + bs + 1 > len(free_pages): one page of
+// slack earlier than alloc's need > len(free_pages).
+func TestMergeForExtend(t *testing.T) {
+	l := newFreeList(12, Sorted)
+	a, _, err := l.take(8)
+	require.NoError(t, err)
+	l.put(a) // 4 free, 8 staged
+	assert.Zero(t, l.mergeForExtend(31, 16), "31//16 + 2 = 3: free_pages holds 4")
+	assert.Zero(t, l.mergeForExtend(32, 16), "32//16 + 2 = 4: not more than 4")
+	assert.Equal(t, 8, l.mergeForExtend(48, 16), "48//16 + 2 = 5 > 4: merge_and_sort_free")
+	assert.Equal(t, []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, l.ids())
+	lifo := newFreeList(4, LIFO)
+	assert.Zero(t, lifo.mergeForExtend(1000, 16), "only need_sort merges")
+	sorted := newFreeList(4, Sorted)
+	assert.Zero(t, sorted.mergeForExtend(1000, 1), "page size 1 allocates with alloc: take's own rule")
+}

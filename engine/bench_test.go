@@ -26,8 +26,10 @@ func benchConfig(decodeTokens, pageTokens int) Config {
 // benchPrefillTokens tokens (the leak path). The cost should follow the
 // pages a request touches, not the size of decode's pool.
 func BenchmarkSendRequest(b *testing.B) {
+	// 104,857 and 1,048,576 pages: the pool ten times larger, for issue
+	// 39's budget (at most 1.2× the time).
 	sizes := []struct{ dpool, page int }{
-		{85_160, 1}, {GLMLaunchPoolTokens, 1}, {GLMLaunchPoolTokens, 64}, {MaxPoolPages - benchPrefillTokens, 1},
+		{85_160, 1}, {104_857, 1}, {GLMLaunchPoolTokens, 1}, {GLMLaunchPoolTokens, 64}, {1_048_576, 1}, {MaxPoolPages - benchPrefillTokens, 1},
 	}
 	// An engine keeps its whole log and takes at most MaxRequests; start a
 	// fresh one well before that.
@@ -170,4 +172,42 @@ func BenchmarkSnapshotAt(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// BenchmarkLeakAtScale is one leak per op at the demo's size and at the
+// article's: B's 125-token prompt over A's stale KV on the demo preset,
+// and B's 900,000-token prompt over A's and D's on glm-launch — decode
+// reserves and attends over 8 pages, then over 900,000. With the page
+// table in runs the second costs at most twice the first (issue 39).
+func BenchmarkLeakAtScale(b *testing.B) {
+	for _, slug := range []string{"demo", "glm-launch"} {
+		b.Run(slug, func(b *testing.B) {
+			p, ok := PresetBySlug(slug)
+			if !ok {
+				b.Fatal(slug)
+			}
+			leak := *p.Ops[len(p.Ops)-1].Send
+			e, err := Replay(p.Config, p.Ops)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const perEngine = MaxRequests / 2
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if i > 0 && i%perEngine == 0 {
+					b.StopTimer()
+					e, _ = Replay(p.Config, p.Ops)
+					b.StartTimer()
+				}
+				resp, err := e.Send(leak)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !resp.Leaked() {
+					b.Fatalf("op %d: no leak", i+1)
+				}
+			}
+		})
+	}
 }

@@ -16,43 +16,9 @@ type Cell struct {
 }
 
 // Cells splits pages first..last (inclusive) into at most n cells of nearly
-// equal size and summarises each. It reads each page in the range once and
-// copies nothing, so a 681,280-page pool costs one pass.
+// equal size and summarises each. It walks the page table's runs, not the
+// pages: a 1,048,576-page pool costs its runs and the cells.
 func (s *Snapshot) Cells(first, last, n int) ([]Cell, error) {
-	tenantOf := s.e.reqTenant
-	return s.summarise(first, last, n, func(cell *Cell, owners []int) {
-		lo, hi := cell.First, cell.Last
-		hs, ws := s.holder[lo:hi+1], s.writer[lo:hi+1]
-		last, lastTenant := int32(-1), 0 // pages come in runs of one owner
-		for i, h := range hs {
-			w := ws[i]
-			who := w
-			switch {
-			case h != noRequest:
-				cell.Allocated++
-				if w == noRequest {
-					who = h
-				}
-			case w != noRequest:
-				cell.Stale++
-			default:
-				cell.Free++
-				continue
-			}
-			if who != last {
-				last, lastTenant = who, int(tenantOf[who-1])
-			}
-			owners[lastTenant]++
-		}
-	}, nil)
-}
-
-// summarise is the frame of Cells and CellsFromMap: it checks the range,
-// splits it into cells, has count fill each cell's free, allocated and
-// stale pages and each tenant's share in owners, names the owner, adds the
-// leaked pages (onLeaked, if any, sees each one and its cell) and sets
-// each cell's state.
-func (s *Snapshot) summarise(first, last, n int, count func(cell *Cell, owners []int), onLeaked func(cell *Cell, id int)) ([]Cell, error) {
 	if err := s.checkCells(first, last, n); err != nil {
 		return nil, err
 	}
@@ -60,23 +26,38 @@ func (s *Snapshot) summarise(first, last, n int, count func(cell *Cell, owners [
 	n = min(n, pages)
 	cells := make([]Cell, n)
 	owners := make([]int, len(s.e.tenants))
+	tenantOf := s.e.reqTenant
 	for c := range cells {
-		cell := &cells[c] // in place: a local passed to count would escape, one allocation a cell
+		cell := &cells[c] // in place: a local would escape into the closure, one allocation a cell
 		cell.First, cell.Last = first+c*pages/n, first+(c+1)*pages/n-1
 		clear(owners)
-		count(cell, owners)
+		s.t.eachRun(cell.First, cell.Last+1, func(_, k int, h, w int32) {
+			who := w
+			switch {
+			case h != noRequest:
+				cell.Allocated += k
+				if w == noRequest {
+					who = h
+				}
+			case w != noRequest:
+				cell.Stale += k
+			default:
+				cell.Free += k
+				return
+			}
+			owners[tenantOf[who-1]] += k
+		})
 		cell.Owner = s.mostPages(owners)
 	}
-	s.leaked().Each(func(id int) bool {
-		if id >= first && id <= last {
-			cell := &cells[cellIndex(cells, first, pages, id)]
-			cell.Leaked++
-			if onLeaked != nil {
-				onLeaked(cell, id)
-			}
+	for _, r := range s.leaked() {
+		lo, hi := max(r.First, first), min(r.First+r.Count-1, last)
+		if lo > hi {
+			continue
 		}
-		return true
-	})
+		for c := cellIndex(cells, first, pages, lo); c < n && cells[c].First <= hi; c++ {
+			cells[c].Leaked += min(hi, cells[c].Last) - max(lo, cells[c].First) + 1
+		}
+	}
 	for i := range cells {
 		cells[i].State = cellState(cells[i])
 	}
@@ -85,8 +66,8 @@ func (s *Snapshot) summarise(first, last, n int, count func(cell *Cell, owners [
 
 // checkCells checks a range of pages and a cell count for Cells.
 func (s *Snapshot) checkCells(first, last, n int) error {
-	if first < 0 || last >= len(s.holder) || first > last {
-		return fmt.Errorf("page range %d–%d: must lie within 0–%d", first, last, len(s.holder)-1)
+	if first < 0 || last >= s.t.pages || first > last {
+		return fmt.Errorf("page range %d–%d: must lie within 0–%d", first, last, s.t.pages-1)
 	}
 	if n < 1 {
 		return fmt.Errorf("cell count %d: must be at least 1", n)

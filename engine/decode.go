@@ -12,7 +12,12 @@ func (f *flight) prealloc() bool {
 		return false
 	}
 	want := f.pagesFor(f.decodeTokens)
-	m, merged, err := f.e.decode().alloc(want, f.r.id)
+	d := f.e.decode()
+	// For page size > 1 decode's prealloc goes through alloc_extend
+	// (alloc_for_decode_prealloc, disaggregation/decode.py).
+	early := d.free.mergeForExtend(f.decodeTokens, f.e.cfg.PageTokens)
+	m, merged, err := d.alloc(want, f.r.id)
+	merged += early
 	if err != nil {
 		f.wait(preallocStage, StageDecodePrealloc, HalfDecode, fmt.Sprintf(
 			"%sDecodePreallocQueue cannot reserve the pages yet — %s. The request stays in the queue and is retried when pages are released.",
@@ -96,8 +101,9 @@ func (f *flight) decodeTransfer() bool {
 		return false
 	}
 	if f.resp.PrefillRejected && f.sent < f.decodeTokens && f.e.cfg.Mode.checksLength() {
-		// The second part of #38704: what prefill sent must cover what
-		// decode is about to commit.
+		// The length check the article attributes to #38704 (not seen
+		// merged upstream): what prefill sent must cover what decode is
+		// about to commit.
 		_, reason := f.rejection()
 		f.abortAdmitted(StageDecodeTransfer, 400, reason, fmt.Sprintf(
 			"DecodeTransferQueue polls KVPoll.Success, then checks the transferred length before it commits: prefill sent %s %s, decode would commit %s. It aborts the request with its pending FINISH_ABORT(400) and reads nothing.",
@@ -106,7 +112,7 @@ func (f *flight) decodeTransfer() bool {
 	}
 	if f.failedUnseen && f.e.cfg.Mode.checksLength() {
 		f.abortAdmitted(StageDecodeTransfer, 500, fmt.Sprintf("transferred length check: prefill sent 0 of %d tokens", f.decodeTokens), fmt.Sprintf(
-			"DecodeTransferQueue is not told of the failure, but the length check before commit (#38704's second part) sees that prefill sent nothing for the %s %s decode would commit. It aborts with 500 and reads nothing.",
+			"DecodeTransferQueue is not told of the failure, but the length check before commit (the article's second part of its fix) sees that prefill sent nothing for the %s %s decode would commit. It aborts with 500 and reads nothing.",
 			th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens")), "decode (aborted before commit)")
 		return false
 	}

@@ -12,8 +12,9 @@
 // becomes a one-token placeholder and a pending 400 is recorded while
 // "finished" stays false. The Vulnerable door checks only "finished", so the
 // request goes on and decode reads its whole reserved slot — seven stale
-// pages of another tenant — and answers 200. Each part of SGLang #38704
-// stops it alone (see Modes). Which stale pages a slot gets is the
+// pages of another tenant — and answers 200. Each part of the fix the
+// article attributes to #38704 stops it alone, and so does SGLang's merged
+// per-server door, #38935 (see Modes). Which stale pages a slot gets is the
 // allocator's policy (see Allocator); that it gets some is free() not
 // clearing. A deferred release that times out lets a late transfer write
 // into pages already handed to another request: the second bug class.

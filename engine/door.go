@@ -13,7 +13,8 @@ type PendingState string
 
 const (
 	// PendingRejected is intake's FINISH_ABORT(400) in to_finish: the gap
-	// the incident ran through (SGLang #38704 retires it at the door).
+	// the incident ran through (Cloudflare's patch retires it at a joint
+	// door; SGLang's merged #38935 at each server's own door).
 	PendingRejected PendingState = "rejected"
 	// PendingErrored is a KV transfer that polled KVPoll.Failed. SGLang's
 	// DecodeTransferQueue aborts it with 500 (prepare_abort).
@@ -101,7 +102,7 @@ func ParseRetireSet(v string) (RetireSet, error) {
 }
 
 // Retires is the set the door retires: Config.Door, or, when that is
-// DoorFromMode, what the mode does. Before #38704 SGLang already handled a
+// DoorFromMode, what the mode does. Before the door fixes SGLang already handled a
 // failed transfer, an abort and a cancel; only the pending rejection got
 // through, so the vulnerable and length-check modes retire all but that.
 // Old links, which have no Door, keep their meaning.
@@ -133,8 +134,8 @@ type PendingInfo struct {
 func PendingInfos() []PendingInfo {
 	return []PendingInfo{
 		{PendingRejected, "rejected (pending FINISH_ABORT from intake)",
-			"SGLang #38704: retired at the door with its 400, before any page is allocated.",
-			"SGLang before #38704, the incident: the one-token placeholder walks through, decode attends over its whole reserved slot — another tenant's stale pages — and answers 200.",
+			"Cloudflare's patch (the article): retired at the door with its 400, before any page is allocated. SGLang's merged #38935 retires it per server.",
+			"SGLang before the door fixes, the incident: the one-token placeholder walks through, decode attends over its whole reserved slot — another tenant's stale pages — and answers 200.",
 			"demo"},
 		{PendingErrored, "errored (KVPoll.Failed)",
 			"SGLang: DecodeTransferQueue polls KVPoll.Failed and aborts with 500 (prepare_abort); the pages are freed unread.",

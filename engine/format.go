@@ -4,23 +4,22 @@ import "strconv"
 
 // Thousands formats n with comma separators ("681,280"), the way the
 // postmortem writes its numbers.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	if neg {
-		out = append(out, '-')
+func Thousands(n int64) string { return string(AppendThousands(make([]byte, 0, 26), n)) }
+
+// AppendThousands appends Thousands(n) to dst.
+func AppendThousands(dst []byte, n int64) []byte {
+	var buf [20]byte
+	s := strconv.AppendInt(buf[:0], n, 10)
+	if s[0] == '-' {
+		dst, s = append(dst, '-'), s[1:]
 	}
 	for i := range len(s) {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
+			dst = append(dst, ',')
 		}
-		out = append(out, s[i])
+		dst = append(dst, s[i])
 	}
-	return string(out)
+	return dst
 }
 
 func th(n int) string { return Thousands(int64(n)) }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/binary"
-	"maps"
 	"slices"
 	"testing"
 
@@ -119,6 +118,10 @@ func decodeFuzz(data []byte) (Config, []Op) {
 		switch end := r.byte(); {
 		case end == 255:
 			req.CancelAt = "bogus"
+		case end%16 == 8:
+			// max_new_tokens at the API's total check: one below, at and
+			// one above the context (_validate_one_request).
+			req.MaxNewTokens = max(0, cfg.ContextTokens-req.PromptTokens+int(end>>4)%3-1)
 		case end%16 == 9:
 			req.FailTransfer = true
 		case end%16 >= 10:
@@ -293,7 +296,7 @@ func countPath(e *Engine, p Path) int {
 func fuzzApply(t *testing.T, e *Engine, op Op, i int) {
 	before := capture(e)
 	pre := e.SnapshotOf(ServerDecode)
-	pre.holder, pre.writer, pre.partial = slices.Clone(pre.holder), slices.Clone(pre.writer), maps.Clone(pre.partial)
+	pre.t = pre.t.clone()
 	heldBefore := before.Metrics.Prefill.Allocated + before.Metrics.Decode.Allocated
 
 	err := e.Apply(op)
@@ -380,7 +383,8 @@ func fuzzInvariants(t *testing.T, e *Engine) {
 		// Per-page checks call t.Fatalf only when they fail: a require per
 		// page would cost the fuzzer most of its time.
 		got := map[int]int{}
-		for id, h := range p.holder {
+		holder, _ := p.perPage()
+		for id, h := range holder {
 			if h != noRequest {
 				got[int(h)]++
 				if cells[id].State != PageAllocated {
@@ -395,8 +399,8 @@ func fuzzInvariants(t *testing.T, e *Engine) {
 		seen := make([]bool, n)
 		ids := p.free.ids()
 		for _, id := range ids {
-			if seen[id] || p.holder[id] != noRequest {
-				t.Fatalf("%s: page %d is on the free list twice (%v) or held by r%d", s, id, seen[id], p.holder[id])
+			if seen[id] || holder[id] != noRequest {
+				t.Fatalf("%s: page %d is on the free list twice (%v) or held by r%d", s, id, seen[id], holder[id])
 			}
 			seen[id] = true
 		}
@@ -422,7 +426,7 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre *Snapshot, cold b
 
 	prefill, decode := cfg.LimitsOf(ServerPrefill), cfg.LimitsOf(ServerDecode)
 	switch {
-	case r.PromptTokens >= cfg.ContextTokens:
+	case r.PromptTokens >= cfg.ContextTokens || prefill.OverTotal(r.PromptTokens, r.MaxNewTokens):
 		require.Equal(t, PathAPIReject, resp.Path)
 		require.Equal(t, 400, resp.Status)
 		require.Zero(t, resp.Allocated, "the API refuses before any page")
@@ -430,7 +434,12 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre *Snapshot, cold b
 		require.Equal(t, PathPlaceholder, resp.Path)
 		require.Equal(t, prefill.Rejects(r.PromptTokens), resp.PrefillRejected)
 		require.Equal(t, decode.Rejects(r.PromptTokens), resp.DecodeRejected)
-		if cfg.Mode.retires() {
+		if cfg.Mode.perServer() && !resp.DecodeRejected {
+			// #38935: decode admitted the prompt, preallocates, and
+			// answers 500 when no KV comes; it reads nothing.
+			require.Contains(t, []int{0, 500}, resp.Status, "%s: decode's answer in the window", cfg.Mode)
+			require.Zero(t, resp.Committed)
+		} else if cfg.Mode.retires() {
 			require.Equal(t, 400, resp.Status, "%s never answers 200 to a prompt over a limit", cfg.Mode)
 			lim := prefill
 			if resp.DecodeRejected {
@@ -461,7 +470,9 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre *Snapshot, cold b
 		require.False(t, resp.PrefillRejected || resp.DecodeRejected)
 	}
 	require.Equal(t, resp.Status == 200 && resp.Path == PathPlaceholder, resp.WrongStatus)
-	require.Equal(t, cfg.Window().Contains(r.PromptTokens), resp.Path == PathPlaceholder && !resp.DecodeRejected, "the window is the leak path's lengths")
+	if !prefill.OverTotal(r.PromptTokens, r.MaxNewTokens) {
+		require.Equal(t, cfg.Window().Contains(r.PromptTokens), resp.Path == PathPlaceholder && !resp.DecodeRejected, "the window is the leak path's lengths")
+	}
 	// Each server's limit must mean it: on pools nobody holds, a request
 	// both intakes passed can always reserve and build its pages.
 	if cold {
@@ -495,8 +506,8 @@ func fuzzCheckResponse(t *testing.T, e *Engine, r Request, pre *Snapshot, cold b
 		case ok:
 		case own.Contains(id):
 			tenant = r.Tenant
-		case pre.writer[id] != noRequest:
-			tenant = e.TenantOf(int(pre.writer[id]))
+		case writerAt(pre, id) != noRequest:
+			tenant = e.TenantOf(int(writerAt(pre, id)))
 		default:
 			zeroed++
 			return true
@@ -556,9 +567,9 @@ func fuzzCheckRead(t *testing.T, e *Engine, resp Response) {
 	resp.ReadPages.Each(func(id int) bool {
 		// A page one writer (or none) holds is that writer's in every
 		// position; Page tells the runs of the others.
-		w := int(at.writer[id])
+		w := int(writerAt(at, id))
 		runs := []PositionRun{{First: 0, Last: cfg.PageTokens - 1, Writer: w, Tenant: e.TenantOf(w)}}
-		if _, ok := at.partial[int32(id)]; ok {
+		if _, ok := at.t.partial[int32(id)]; ok {
 			info, err := at.Page(id)
 			require.NoError(t, err)
 			require.NotNil(t, info.Positions)

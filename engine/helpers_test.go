@@ -2,7 +2,6 @@ package engine
 
 import (
 	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -143,7 +142,8 @@ func capture(e *Engine) state {
 		Waiting:   e.Waiting(),
 	}
 	for i, p := range e.pools {
-		s.Pools[i] = poolState{Holder: slices.Clone(p.holder), Writer: slices.Clone(p.writer), Partial: maps.Clone(p.partial), Free: p.free.ids()}
+		holder, writer := p.perPage()
+		s.Pools[i] = poolState{Holder: holder, Writer: writer, Partial: maps.Clone(p.partial), Free: p.free.ids()}
 	}
 	return s
 }
@@ -156,3 +156,21 @@ func counts(r Response) []int {
 
 // pg is a Pages literal of one run.
 func pg(first, count int) Pages { return Pages{{First: first, Count: count}} }
+
+// perPage is the table's holders and writers page by page: the old
+// layout, for tests that compare pools.
+func (t *pageTable) perPage() (holder, writer []int32) {
+	holder, writer = make([]int32, t.pages), make([]int32, t.pages)
+	t.eachRun(0, t.pages, func(first, n int, h, w int32) {
+		for id := first; id < first+n; id++ {
+			holder[id], writer[id] = h, w
+		}
+	})
+	return holder, writer
+}
+
+// writerAt is page id's writer in a snapshot.
+func writerAt(s *Snapshot, id int) int32 {
+	_, w := s.t.at(id)
+	return w
+}

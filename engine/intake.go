@@ -16,6 +16,15 @@ func (f *flight) intake() bool {
 		f.respondError()
 		return false
 	}
+	if m := f.r.req.MaxNewTokens; cfg.LimitsOf(ServerPrefill).OverTotal(n, m) {
+		f.resp.Path = PathAPIReject
+		f.end(StateRejected, 400, totalMessage(n, m, cfg.ContextTokens))
+		f.e.emit(f.r, StageIntake, HalfAPI, nil, fmt.Sprintf(
+			"The API (tokenizer manager, _validate_one_request) refuses the request before either server sees it: %s prompt tokens + max_new_tokens %s is more than the %s-token context. 400: “%s”",
+			th(n), th(m), th(cfg.ContextTokens), f.resp.Reason))
+		f.respondError()
+		return false
+	}
 	for _, s := range Servers {
 		f.validate(s, n)
 	}
@@ -83,11 +92,13 @@ func (f *flight) rejectedOn() string {
 // admission is the door: PrefillBootstrapQueue and DecodePreallocQueue.
 func (f *flight) admission() bool {
 	switch {
+	case f.placeholder() && f.e.cfg.Retires().Has(PendingRejected) && f.e.cfg.Mode.perServer():
+		return f.perServerDoors()
 	case f.placeholder() && f.e.cfg.Retires().Has(PendingRejected):
 		_, reason := f.rejection()
 		f.end(StateRejected, 400, reason)
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil, fmt.Sprintf(
-			"The patched door (#38704) sees the pending FINISH_ABORT(400) on %s and retires the request: no KV sender, no KV receiver, no page allocated on either server; it keeps its 400.", f.rejectedOn()))
+			"Cloudflare's patch (as the article tells it) sees the pending FINISH_ABORT(400) on %s and retires the request on both servers: no KV sender, no KV receiver, no page allocated on either server; it keeps its 400.", f.rejectedOn()))
 		f.respondError()
 		return false
 	case f.placeholder():
@@ -97,5 +108,29 @@ func (f *flight) admission() bool {
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil,
 			"Admitted: PrefillBootstrapQueue and DecodePreallocQueue take the request.")
 	}
+	return true
+}
+
+// perServerDoors is SGLang's merged door (#38935): PrefillBootstrapQueue.add
+// and DecodePreallocQueue.add each call retire_unadmitted_request only for a
+// request whose own to_finish is set (test_admission_abort_not_enqueued.py).
+// The router returns decode's answer (mini_lb), so when decode rejected too
+// the client gets decode's 400 at once; when only prefill rejected, decode
+// goes on (see prefillRetired).
+func (f *flight) perServerDoors() bool {
+	if f.resp.DecodeRejected {
+		text := "SGLang's door (#38935): DecodePreallocQueue.add retires decode's half, whose to_finish is set, before any KV receiver; the router returns decode's 400. Prefill admitted the prompt and its KV sender waits for decode's page indices until its bootstrap timeout: no page is allocated on either server."
+		if f.resp.PrefillRejected {
+			text = "SGLang's door (#38935): each server sees its own pending FINISH_ABORT(400). PrefillBootstrapQueue.add retires prefill's half before any KV sender, DecodePreallocQueue.add retires decode's before any KV receiver; no page is allocated, and the router returns decode's 400."
+		}
+		_, reason := f.rejection()
+		f.end(StateRejected, 400, reason)
+		f.e.emit(f.r, StageAdmission, HalfBoth, nil, text)
+		f.respondError()
+		return false
+	}
+	f.prefillRetired = true
+	f.e.emit(f.r, StageAdmission, HalfBoth, nil,
+		"SGLang's door (#38935) is per server. PrefillBootstrapQueue.add sees prefill's pending FINISH_ABORT(400) and retires prefill's half (retire_unadmitted_request): no KV sender, no forward pass. DecodePreallocQueue.add sees no to_finish on decode's request — decode admitted the prompt — so it builds a KV receiver and queues it for prealloc.")
 	return true
 }

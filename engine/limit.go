@@ -49,6 +49,13 @@ func (l Limits) MaxReqInputLen() int { return l.MaxReqLen() - reqInputHeadroom }
 // input_tokens >= context_len.
 func (l Limits) OverAPI(n int) bool { return n >= l.ContextTokens }
 
+// OverTotal reports whether the tokenizer manager refuses a prompt of n
+// tokens with maxNew max_new_tokens sent: max_new_tokens + input >
+// context_len (_validate_one_request, validate_total_tokens). Older
+// releases refused at >=; the stored source reads >. Nothing is checked
+// when the client sent no max_new_tokens (maxNew 0).
+func (l Limits) OverTotal(n, maxNew int) bool { return maxNew > 0 && maxNew+n > l.ContextTokens }
+
 // Rejects reports whether validate_input_length rejects n tokens.
 func (l Limits) Rejects(n int) bool { return n >= l.MaxReqInputLen() }
 
@@ -99,6 +106,12 @@ func LeakWindow(prefill, decode Limits) Window {
 // apiMessage is the tokenizer manager's refusal, as SGLang words it.
 func apiMessage(n, context int) string {
 	return fmt.Sprintf("The input (%d tokens) is longer than the model's context length (%d tokens).", n, context)
+}
+
+// totalMessage is the tokenizer manager's refusal of input plus
+// max_new_tokens, as SGLang words it.
+func totalMessage(n, maxNew, context int) string {
+	return fmt.Sprintf("Requested token count exceeds the model's maximum context length of %d tokens. You requested a total of %d tokens: %d tokens from the input messages and %d tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.", context, n+maxNew, n, maxNew)
 }
 
 // inputLengthMessage is validate_input_length's error, as SGLang words it.

@@ -1,7 +1,13 @@
 package engine
 
 // Mode is the engine's handling of a request whose intake rejection is
-// pending. SGLang PR #38704 has two parts, and each stops this leak alone.
+// pending. Two fixes are on offer. Cloudflare's patch, as the article tells
+// it, retires the request at admission before any allocation or transfer;
+// the article says it went upstream as #38704 with a transferred-length
+// check, in v0.5.21 and v0.5.22 (the article's account: in SGLang's tracker
+// #38704 is an open pull request, and no transferred-length check has been
+// seen merged). SGLang's merged door fix is #38935 (2026-09-15): each
+// disaggregation queue retires only a request carrying its own to_finish.
 type Mode string
 
 const (
@@ -9,7 +15,8 @@ const (
 	// req.finished(), so a request whose rejection is pending (to_finish set)
 	// walks through, and decode commits whatever it reserved.
 	Vulnerable Mode = "vulnerable"
-	// Fixed has both parts of SGLang #38704.
+	// Fixed is Cloudflare's patch as the article tells it: both parts the
+	// article attributes to #38704, a joint door and the length check.
 	Fixed Mode = "fixed"
 	// RetireOnly has only the first part: a pending rejection is retired at
 	// the admission door, before any page is allocated or transfer set up.
@@ -18,10 +25,19 @@ const (
 	// prefill transferred before it commits, and aborts the request when it
 	// falls short of what decode would attend over.
 	LengthCheckOnly Mode = "length-check-only"
+	// Upstream is SGLang's merged door (#38935, test
+	// test_admission_abort_not_enqueued.py): PrefillBootstrapQueue.add and
+	// DecodePreallocQueue.add each retire a request only when their own
+	// server's intake set its to_finish. In the leak's window decode
+	// admitted the prompt, so decode builds a receiver and preallocates.
+	Upstream Mode = "upstream"
 )
 
 // retires reports whether the door retires a pending rejection.
-func (m Mode) retires() bool { return m == Fixed || m == RetireOnly }
+func (m Mode) retires() bool { return m == Fixed || m == RetireOnly || m == Upstream }
+
+// perServer reports whether each server's door decides alone (#38935).
+func (m Mode) perServer() bool { return m == Upstream }
 
 // checksLength reports whether decode checks the transferred length.
 func (m Mode) checksLength() bool { return m == Fixed || m == LengthCheckOnly }
@@ -39,13 +55,15 @@ type ModeInfo struct {
 func Modes() []ModeInfo {
 	return []ModeInfo{
 		{Vulnerable, "vulnerable",
-			"SGLang before #38704, as the incident ran it: the admission door checks only req.finished(), which is false while FINISH_ABORT(400) is pending in to_finish, and decode commits its whole reservation."},
-		{Fixed, "fixed",
-			"SGLang #38704 (v0.5.21 for Mooncake and NIXL, v0.5.22 for MORI), both parts: the door retires the pending rejection with its 400, and decode checks the transferred length before it commits."},
-		{RetireOnly, "retire at admission only",
-			"The first part of #38704 alone: the prefill door creates no KV sender and the decode door no KV receiver; the request keeps its 400 and no page is allocated. Enough on its own for this leak."},
-		{LengthCheckOnly, "length check only",
-			"The second part of #38704 alone: the request is admitted, its slot reserved and one placeholder token transferred, but decode sees that prefill sent less than it would commit and aborts with the pending 400 instead of reading stale pages. Enough on its own for this leak; the 400 comes after the allocation."},
+			"SGLang before the door fixes, as the incident ran it: the admission door checks only req.finished(), which is false while FINISH_ABORT(400) is pending in to_finish, and decode commits its whole reservation."},
+		{Fixed, "Cloudflare's patch (the article)",
+			"Cloudflare's patch as the article tells it: the rejected request is retired at admission, before any KV allocation or transfer, on both servers, with its 400; the article adds a transferred-length check before decode commits, and says the fix went upstream as #38704 and landed in v0.5.21 (Mooncake, NIXL) and v0.5.22 (MORI). That is the article's account: in SGLang's tracker #38704 is an open pull request, and the transferred-length check has not been seen merged."},
+		{RetireOnly, "the article's door alone",
+			"The article's joint door (the fix it attributes to #38704) without the length check: the prefill door creates no KV sender and the decode door no KV receiver; the request keeps its 400 and no page is allocated. Enough on its own for this leak."},
+		{LengthCheckOnly, "the article's length check alone",
+			"The transferred-length check the article attributes to #38704, alone (not seen merged upstream): the request is admitted, its pages reserved and one placeholder token transferred, but decode sees that prefill sent less than it would commit and aborts with the pending 400 instead of reading stale pages. Enough on its own for this leak; the 400 comes after the allocation."},
+		{Upstream, "SGLang upstream (#38935)",
+			"SGLang's merged door fix, #38935 (2026-09-15; test_admission_abort_not_enqueued.py): PrefillBootstrapQueue.add and DecodePreallocQueue.add each retire only a request whose own to_finish is set. Where prefill rejected and decode admitted, prefill's half is retired (no KV sender), but decode builds a receiver and preallocates; no KV ever comes, decode's receiver times out into KVPoll.Failed and the client gets decode's 500. No stale page is read."},
 	}
 }
 

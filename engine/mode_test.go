@@ -58,18 +58,20 @@ func TestModes(t *testing.T) {
 	for _, m := range ms {
 		got = append(got, m.Mode)
 		assert.NotEmpty(t, m.Name)
-		assert.Contains(t, m.Description, "#38704", m.Mode)
+		// Each says whose fix it is: the article's account (#38704) or
+		// SGLang's merged door (#38935); the vulnerable mode names both.
+		assert.Regexp(t, `#38704|#38935|door fixes`, m.Description, m.Mode)
 		c := DemoConfig()
 		c.Mode = m.Mode
 		assert.NoError(t, c.Validate())
 	}
-	assert.Equal(t, []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly}, got)
+	assert.Equal(t, []Mode{Vulnerable, Fixed, RetireOnly, LengthCheckOnly, Upstream}, got)
 	ms[0].Name = "changed"
 	assert.Equal(t, "vulnerable", Modes()[0].Name, "each call returns a fresh list")
 	for _, tc := range []struct {
 		m              Mode
 		retires, check bool
-	}{{Vulnerable, false, false}, {Fixed, true, true}, {RetireOnly, true, false}, {LengthCheckOnly, false, true}} {
+	}{{Vulnerable, false, false}, {Fixed, true, true}, {RetireOnly, true, false}, {LengthCheckOnly, false, true}, {Upstream, true, false}} {
 		assert.Equal(t, tc.retires, tc.m.retires(), tc.m)
 		assert.Equal(t, tc.check, tc.m.checksLength(), tc.m)
 	}

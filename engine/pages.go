@@ -71,12 +71,15 @@ func (p Pages) Tail(n int) Pages {
 }
 
 // add appends one page id, extending the last run when it is contiguous.
-func (p Pages) add(id int) Pages {
-	if k := len(p) - 1; k >= 0 && p[k].First+p[k].Count == id {
-		p[k].Count++
+func (p Pages) add(id int) Pages { return p.addRun(Run{id, 1}) }
+
+// addRun appends a run, extending the last one when they are contiguous.
+func (p Pages) addRun(r Run) Pages {
+	if k := len(p) - 1; k >= 0 && p[k].First+p[k].Count == r.First {
+		p[k].Count += r.Count
 		return p
 	}
-	return append(p, Run{id, 1})
+	return append(p, r)
 }
 
 // String lists the pages compactly: "0–7", "3, 9–11".

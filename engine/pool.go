@@ -29,7 +29,7 @@ func newPool(server serverIndex, pages, pageTokens int, policy Allocator) *pool 
 	return &pool{pageTable: newPageTable(pages, pageTokens), server: server, free: newFreeList(pages, policy)}
 }
 
-func (p *pool) size() int      { return len(p.holder) }
+func (p *pool) size() int      { return p.pages }
 func (p *pool) freeCount() int { return p.free.len() }
 
 // alloc reserves n pages for req. merged is how many staged pages

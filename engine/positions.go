@@ -29,7 +29,8 @@ func (t *pageTable) positionsOf(id int) positions {
 	if p, ok := t.partial[int32(id)]; ok {
 		return p
 	}
-	return positions{{Writer: t.writer[id], End: int32(t.pageTokens)}}
+	_, w := t.at(id)
+	return positions{{Writer: w, End: int32(t.pageTokens)}}
 }
 
 // overwrite is p after its first n positions were written by w.
@@ -57,15 +58,9 @@ func (t *pageTable) partialChanges(m mutation) []partialChange {
 	tail := int32(-1)
 	if m.kind == mutWrite && m.tokens > 0 {
 		if k := m.tokens % t.pageTokens; k != 0 {
-			idx := m.tokens / t.pageTokens
-			m.pages.Each(func(id int) bool {
-				if idx == 0 {
-					tail = int32(id)
-					return false
-				}
-				idx--
-				return true
-			})
+			if rest := m.pages.Tail(m.tokens / t.pageTokens); len(rest) > 0 {
+				tail = int32(rest[0].First)
+			}
 			if tail >= 0 {
 				before := t.partial[tail]
 				after := t.positionsOf(int(tail)).overwrite(m.req, int32(k))

@@ -6,6 +6,11 @@ func (f *flight) bootstrap() bool {
 	if f.cancelled(StagePrefillBootstrap) {
 		return false
 	}
+	if f.prefillRetired {
+		f.e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
+			"Prefill's door retired its half: no KV sender for bootstrap_room %d. Decode's KV receiver handshakes with a prefill server that will never send.", f.r.id)).Poll = PollBootstrapping
+		return true
+	}
 	f.e.emit(f.r, StagePrefillBootstrap, HalfPrefill, nil, fmt.Sprintf(
 		"Prefill creates a KV sender for bootstrap_room %d and waits for decode's page indices.", f.r.id)).Poll = PollBootstrapping
 	return true
@@ -17,6 +22,9 @@ func (f *flight) bootstrap() bool {
 func (f *flight) forward() bool {
 	if f.cancelled(StagePrefillForward) {
 		return false
+	}
+	if f.prefillRetired {
+		return true // retired at prefill's door: no forward pass
 	}
 	p := f.e.prefill()
 	n := f.pagesFor(f.prefillTokens)
@@ -39,6 +47,9 @@ func (f *flight) forward() bool {
 func (f *flight) transfer() bool {
 	if f.cancelled(StagePrefillTransfer) {
 		return false
+	}
+	if f.prefillRetired {
+		return f.neverSent()
 	}
 	if f.r.req.FailTransfer && !f.e.cfg.Retires().Has(PendingErrored) {
 		f.failedUnseen = true
@@ -74,6 +85,22 @@ func (f *flight) transfer() bool {
 	return true
 }
 
+// neverSent ends a request whose prefill half was retired at its own door
+// (#38935) while decode preallocated: no KV comes, decode's receiver hits its
+// waiting timeout (SGLANG_DISAGGREGATION_WAITING_TIMEOUT, 300 s by default)
+// and polls KVPoll.Failed, and DecodeTransferQueue.pop_transferred aborts
+// with 500 and frees the reservation unread (release_kv_cache, is_insert
+// False). The router returns decode's answer.
+func (f *flight) neverSent() bool {
+	f.end(StateErrored, 500, fmt.Sprintf("Decode transfer failed for request rank=0 decode_req.req.rid='r%d' decode_req.req.bootstrap_room=%d", f.r.id, f.r.id))
+	f.e.emit(f.r, StageDecodeTransfer, HalfDecode, nil, fmt.Sprintf(
+		"No KV ever comes: prefill's half was retired at its door. Decode's KV receiver waits out SGLANG_DISAGGREGATION_WAITING_TIMEOUT (300 s by default) and polls KVPoll.Failed; DecodeTransferQueue aborts the request with 500 and frees its %s unread. The router returns decode's 500, not prefill's 400.",
+		pagesWord(f.r.reserved.Len()))).Poll = PollFailed
+	f.respondError()
+	f.release("decode (after KVPoll.Failed, unread)")
+	return false
+}
+
 // lateWrite is a transfer still in flight from a prefill half whose decode
 // half freed its pages on a deferred-release timeout.
 type lateWrite struct {
@@ -88,12 +115,13 @@ func (e *Engine) landLateWrites(f *flight) {
 	d := e.decode()
 	for _, w := range e.late {
 		var into Pages
-		w.pages.Each(func(id int) bool {
-			if d.holder[id] == f.r.id {
-				into = into.add(id)
-			}
-			return true
-		})
+		for _, r := range w.pages {
+			d.eachRun(r.First, r.First+r.Count, func(first, n int, holder, _ int32) {
+				if holder == f.r.id {
+					into = into.addRun(Run{first, n})
+				}
+			})
+		}
 		text := fmt.Sprintf("A late send_kv_chunk from r%d's uncancelled prefill half (bootstrap_room %d) lands in decode's %s, which decode freed on its deferred-release timeout. They hold tenant %s's KV again; nobody holds them now.",
 			w.from.id, w.from.id, w.pages, e.tenants[w.from.tenant])
 		if len(into) > 0 {

@@ -101,6 +101,8 @@ func incidentPresets() []Preset {
 	fixed.PoolTokens, fixed.Mode = GLMFixedPoolTokens, Fixed
 	demoFixed := DemoConfig()
 	demoFixed.Mode = Fixed
+	demoUpstream := DemoConfig()
+	demoUpstream.Mode = Upstream
 	scrub := DemoConfig()
 	scrub.ScrubOnFree = true
 	symmetric := DemoConfig()
@@ -125,8 +127,11 @@ func incidentPresets() []Preset {
 			Description: "The article's demo on two servers. Prefill's pool holds 8 pages of 16 tokens (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122), decode's one page more (138). Tenant A's 120-token secret fits both. Tenant B's 125 tokens pass the API and decode's intake but not prefill's: decode reserves 8 pages for 125 tokens, prefill sends one placeholder token into the first, and decode attends over all 125 positions — A's seven stale pages, and A's KV beside B's token in the first — with HTTP 200. The page size, decode's pool and B's length are ours; the shape is the article's.",
 			Config:      DemoConfig(), Ops: demoOps},
 		{Slug: "demo-fixed", Name: "The demo, fixed door",
-			Description: "The same two requests through the patched door (SGLang #38704): tenant B gets 400 and nothing is allocated on either server, as the article's fixed engine prints.",
+			Description: "The same two requests through Cloudflare's patch as the article tells it (a joint door, which the article says went upstream as #38704): tenant B gets 400 and nothing is allocated on either server, as the article's fixed engine prints.",
 			Config:      demoFixed, Ops: clone(demoOps)},
+		{Slug: "demo-upstream", Name: "The demo, SGLang's door (#38935)",
+			Description: "The same two requests through the door fix SGLang merged, #38935 (2026-09-15): each server's queue retires only a request its own intake rejected. Prefill's door retires its half — no KV sender — but decode admitted B's prompt, so DecodePreallocQueue builds a receiver and reserves its pages. No KV ever comes: decode's receiver times out into KVPoll.Failed and the client gets decode's 500, with nothing read.",
+			Config:      demoUpstream, Ops: clone(demoOps)},
 		{Slug: "symmetric", Name: "Symmetric pools",
 			Description: "The demo with decode's pool as small as prefill's: both servers reject tenant B's 125 tokens. Decode reserves one page for its own placeholder, prefill writes its placeholder into it, and decode attends over that one position — B's own. Decode's check_finished then turns its pending FINISH_ABORT into the client's HTTP 400: on the vulnerable door, no other tenant's KV is read. The leak needs decode to admit what prefill rejects.",
 			Config:      symmetric, Ops: clone(demoOps)},
@@ -134,7 +139,7 @@ func incidentPresets() []Preset {
 			Description: "Context 1,048,576 tokens on a 681,280-token prefill pool (the article's numbers); decode's pool is not in the postmortem — here it backs the context, 1,048,576 tokens (our assumption). Tenant A's secret, then tenant D's long batch job warms both pools. Tenant B's 900,000 tokens pass decode's intake but not prefill's: decode reserves 900,000 pages, merge_and_sort_free hands it the lowest page ids — A's and D's — and decode attends over all 900,000 positions, of which prefill wrote one.",
 			Config:      glm, Ops: glmOps},
 		{Slug: "glm-remediated", Name: "After remediation",
-			Description: "The article's remediation: the prefill pool raised to about 2,040,000 tokens and the patched engine (both parts of SGLang #38704). The window closes — prefill now admits everything decode admits (both max_req_input_len 1,048,570) — and B's 900,000 tokens are read in full, its own.",
+			Description: "The article's remediation: the prefill pool raised to about 2,040,000 tokens and the patched engine (Cloudflare's patch as the article tells it). The window closes — prefill now admits everything decode admits (both max_req_input_len 1,048,570) — and B's 900,000 tokens are read in full, its own.",
 			Config:      fixed, Ops: clone(glmOps)},
 		{Slug: "scrub", Name: "Scrub-on-free, vulnerable door",
 			Description: "The article's demo with the fix SGLang chose not to pay for: freed pages are zeroed. No foreign content reaches tenant B, yet it still gets a wrong 200 — and every free costs a write per page.",

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -12,10 +10,9 @@ import (
 // wrote it. Pages are attributed by their first position (the body, the
 // leaked pages); positions one by one (the token counts), so that the page
 // a placeholder was written into shows the stale KV beside it. It walks
-// runs of pages with one writer, not pages.
+// the page table's runs of one writer, not pages.
 func (e *Engine) readInto(resp *Response, read Pages, committed int, reader *record) {
 	d := e.decode()
-	size := e.cfg.PageTokens
 	resp.ReadPages, resp.Committed = read, committed
 	tokens := make([]int, len(e.tenants)+1) // positions per tenant index + 1; 0: nobody
 	pages := make([]int, len(e.tenants)+1)
@@ -27,61 +24,22 @@ func (e *Engine) readInto(resp *Response, read Pages, committed int, reader *rec
 		tokens[t] += n
 		return t
 	}
-	idx := 0 // the page's place in read
-	last := read.Len() - 1
-	tail := committed - last*size // positions attended in the last page
-	for _, r := range read {
-		ws := d.writer[r.First : r.First+r.Count]
-		for i := 0; i < len(ws); {
-			j := i + 1
-			for j < len(ws) && ws[j] == ws[i] {
-				j++
-			}
-			w, n := ws[i], j-i
-			span := n * size
-			if idx+n-1 == last {
-				span += tail - size
-			}
-			t := count(w, span)
-			pages[t] += n
-			resp.Body = appendSegment(resp.Body, e.segment(w, reader), Run{r.First + i, n})
-			if t != 0 && int(e.reqTenant[w-1]) != reader.tenant {
-				resp.LeakedPages = append(resp.LeakedPages, Run{r.First + i, n})
-			}
-			idx += n
-			i = j
+	d.attend(read, committed, func(first, n int, w int32, span int) {
+		t := count(w, span)
+		pages[t] += n
+		resp.Body = appendSegment(resp.Body, e.segment(w, reader), Run{first, n})
+		if t != 0 && int(e.reqTenant[w-1]) != reader.tenant {
+			resp.LeakedPages = append(resp.LeakedPages, Run{first, n})
 		}
-	}
-	// A page a write ended inside holds other writers past its first: move
-	// those positions from the page's first writer to theirs. In page
-	// order, so that MixedPages does not follow the map's.
-	partial := e.partialIn(read)
-	for _, id := range slices.Sorted(maps.Keys(partial)) {
-		ps := partial[id]
-		w0 := ps[0].Writer // a write starts at position 0: a partial page's first run has a writer
+	}, func(id int, w0, w int32, n int) {
+		// A page a write ended inside holds other writers past its first:
+		// move those positions from the page's first writer to theirs.
 		own := w0 != noRequest && int(e.reqTenant[w0-1]) == reader.tenant
-		span := size
-		if id == lastPage(read) {
-			span = tail
+		tokens[count(w0, 0)] -= n
+		if t := count(w, n); t != 0 && own && int(e.reqTenant[w-1]) != reader.tenant {
+			resp.MixedPages = resp.MixedPages.add(id) // a page whose first position is another's is leaked
 		}
-		for k, p := range ps {
-			from := 0
-			if k > 0 {
-				from = int(ps[k-1].End)
-			}
-			n := min(int(p.End), span) - from
-			if n <= 0 {
-				break
-			}
-			if k == 0 {
-				continue // counted with the page
-			}
-			tokens[count(ps[0].Writer, 0)] -= n
-			if t := count(p.Writer, n); t != 0 && own && int(e.reqTenant[p.Writer-1]) != reader.tenant {
-				resp.MixedPages = resp.MixedPages.add(id) // a page whose first position is another's is leaked
-			}
-		}
-	}
+	})
 	resp.EmptyTokens, resp.ZeroedPages = tokens[0], pages[0]
 	for t := range e.tenants {
 		if t == reader.tenant {
@@ -115,37 +73,6 @@ func appendSegment(body []Segment, seg Segment, pages Run) []Segment {
 	return append(body, seg)
 }
 
-// partialIn is the decode pages of read that hold more than one writer's
-// KV, with their positions: it looks at the few such pages, not at read.
-func (e *Engine) partialIn(read Pages) map[int]positions {
-	d := e.decode()
-	out := map[int]positions{}
-	if len(d.partial) < read.Len() {
-		for id, p := range d.partial {
-			if read.Contains(int(id)) {
-				out[int(id)] = p
-			}
-		}
-		return out
-	}
-	read.Each(func(id int) bool {
-		if p, ok := d.partial[int32(id)]; ok {
-			out[id] = p
-		}
-		return true
-	})
-	return out
-}
-
-// lastPage is the last page id of p, or -1.
-func lastPage(p Pages) int {
-	if len(p) == 0 {
-		return -1
-	}
-	r := p[len(p)-1]
-	return r.First + r.Count - 1
-}
-
 // provenance says who wrote what decode attended over, in words.
 func (e *Engine) provenance(resp Response) string {
 	var parts []string
@@ -169,11 +96,11 @@ func (e *Engine) staleNote(pages Pages) string {
 	d := e.decode()
 	counts := make([]int, len(e.tenants)) // pages per tenant index
 	for _, r := range pages {
-		for _, w := range d.writer[r.First : r.First+r.Count] {
+		d.eachRun(r.First, r.First+r.Count, func(_, n int, _, w int32) {
 			if w != noRequest {
-				counts[e.reqTenant[w-1]]++
+				counts[e.reqTenant[w-1]] += n
 			}
-		}
+		})
 	}
 	var parts []string
 	for t := range e.tenants {

@@ -28,11 +28,29 @@ type Request struct {
 	CancelAt Stage `json:"cancelAt,omitempty"`
 	// FailTransfer makes the KV transfer fail (KVPoll.Failed).
 	FailTransfer bool `json:"failTransfer,omitempty"`
+	// MaxNewTokens is sampling_params.max_new_tokens as the client sent
+	// it; 0 means not sent, and then the API's total check does not run
+	// (tokenizer_manager.py _validate_one_request reads
+	// sampling_params.get("max_new_tokens")) and the scheduler uses
+	// SGLang's default, DefaultMaxNewTokens (SamplingParams).
+	MaxNewTokens int `json:"maxNew,omitempty"`
+}
+
+// DefaultMaxNewTokens is SamplingParams.max_new_tokens's default
+// (python/sglang/srt/sampling/sampling_params.py).
+const DefaultMaxNewTokens = 128
+
+// maxNewTokens is max_new_tokens as the scheduler sees it.
+func (r Request) maxNewTokens() int {
+	if r.MaxNewTokens == 0 {
+		return DefaultMaxNewTokens
+	}
+	return r.MaxNewTokens
 }
 
 // RequestError names the request field that is not allowed.
 type RequestError struct {
-	Field string // "tenant", "tokens", "content", "cancelAt" or "requests"
+	Field string // "tenant", "tokens", "content", "maxNew", "cancelAt" or "requests"
 	Msg   string
 }
 
@@ -48,6 +66,9 @@ func (r Request) Validate() error {
 	}
 	if r.PromptTokens < 1 || r.PromptTokens > MaxPromptTokens {
 		return &RequestError{"tokens", fmt.Sprintf("prompt length %s: must be between 1 and %s tokens", th(r.PromptTokens), th(MaxPromptTokens))}
+	}
+	if r.MaxNewTokens < 0 || r.MaxNewTokens > MaxContextTokens {
+		return &RequestError{"maxNew", fmt.Sprintf("max_new_tokens %s: must be between 1 and %s tokens, or empty for SGLang's default (%d)", th(r.MaxNewTokens), th(MaxContextTokens), DefaultMaxNewTokens)}
 	}
 	if r.CancelAt != "" && !cancelStage(r.CancelAt) {
 		return &RequestError{"cancelAt", fmt.Sprintf("cancel stage %q: must be one of the pipeline stages from prefill.bootstrap to decode.running", string(r.CancelAt))}

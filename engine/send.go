@@ -56,6 +56,9 @@ type flight struct {
 	// failedUnseen: the transfer failed and the door does not retire an
 	// errored request, so decode goes on as if it had succeeded.
 	failedUnseen bool
+	// prefillRetired: SGLang's per-server door (#38935) retired prefill's
+	// half while decode's admitted it, so no KV will ever come.
+	prefillRetired bool
 	// ghost: the client cancelled and the door does not retire a
 	// cancelled request, so it runs on for nobody.
 	ghost bool

@@ -407,7 +407,8 @@ func TestSettle(t *testing.T) {
 			assert.False(t, e.Responses()[0].Lingering)
 			assert.Equal(t, StateCancelled, e.Responses()[0].State, "settling does not change how the request ended")
 			for id := range 8 {
-				assert.Equal(t, tc.writer, e.decode().writer[id])
+				_, w := e.decode().at(id)
+				assert.Equal(t, tc.writer, w)
 			}
 			assertReleasedOnce(t, e)
 

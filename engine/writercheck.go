@@ -14,21 +14,28 @@ import "fmt"
 func (f *flight) writersMatch(read Pages) bool {
 	e := f.e
 	d := e.decode()
-	bad, checked := -1, 0
-	read.Each(func(id int) bool {
-		checked++
-		if d.writer[id] != f.r.id {
-			bad = id
-			return false
+	bad, badWriter, checked := -1, int32(noRequest), 0
+	for _, r := range read {
+		d.writerRuns(r, func(first, n int, w int32) {
+			switch {
+			case bad >= 0:
+			case w == f.r.id:
+				checked += n
+			default: // the check stops at the first page another wrote
+				bad, badWriter = first, w
+				checked++
+			}
+		})
+		if bad >= 0 {
+			break
 		}
-		return true
-	})
+	}
 	e.m.writerChecks += checked
 	if bad < 0 {
 		return true
 	}
 	who := "never written by this request (zeroed or never written)"
-	if w := d.writer[bad]; w != noRequest {
+	if w := badWriter; w != noRequest {
 		who = fmt.Sprintf("last written by r%d (tenant %s), not by this request", w, e.tenants[e.reqTenant[w-1]])
 	}
 	f.abortAdmitted(StageDecodeRunning, 500, fmt.Sprintf("decode's writer check: page %d was %s", bad, who), fmt.Sprintf(

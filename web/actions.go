@@ -5,6 +5,9 @@ import (
 
 	"kvleak/engine"
 	"kvleak/web/model"
+	"kvleak/web/run"
+	"kvleak/web/share"
+	"kvleak/web/tour"
 )
 
 // The page's answers to its children's callbacks: each is one change
@@ -39,16 +42,16 @@ func (p *playground) onTenant(ctx app.Context, name string) {
 }
 
 // onFormAction answers the request form's buttons.
-func (p *playground) onFormAction(ctx app.Context, a formAction) {
+func (p *playground) onFormAction(ctx app.Context, a run.FormAction) {
 	p.renderPageOnly(ctx)
 	switch a {
-	case actionSend:
+	case run.ActionSend:
 		p.onSend(ctx)
-	case actionReset:
+	case run.ActionReset:
 		p.onReset(ctx)
-	case actionAddTenant:
+	case run.ActionAddTenant:
 		p.apply(ctx, (*model.Session).AddTenant)
-	case actionRename:
+	case run.ActionRename:
 		p.apply(ctx, (*model.Session).Rename)
 	}
 }
@@ -72,7 +75,7 @@ func (p *playground) onEnd(ctx app.Context, v string) {
 }
 
 // onSend sends the request; the line under the form says what came of it
-// (sendresult.go).
+// (run/sendresult.go).
 func (p *playground) onSend(ctx app.Context) {
 	p.apply(ctx, (*model.Session).Send)
 }
@@ -128,9 +131,12 @@ func (p *playground) onImport(ctx app.Context, data []byte) (int, error) {
 }
 
 // exportRun is the run as the JSON file Export downloads.
-func (p *playground) exportRun() (runExport, error) {
-	return newRunExport(p.s)
+func (p *playground) exportRun() (share.RunExport, error) {
+	return share.NewRunExport(p.s)
 }
+
+// exportTrace is the run as the trace Export trace downloads.
+func (p *playground) exportTrace() (share.TraceExport, error) { return share.NewTraceExport(p.s) }
 
 func (p *playground) onTourOpen(ctx app.Context) { p.onTourTo(ctx, 1) }
 
@@ -143,9 +149,9 @@ func (p *playground) onTourClose(ctx app.Context) {
 }
 
 // onTourFix applies one of the tour's last card's fixes to the demo.
-func (p *playground) onTourFix(ctx app.Context, fix tourFix) {
+func (p *playground) onTourFix(ctx app.Context, fix tour.TourFix) {
 	p.apply(ctx, func(s *model.Session) error {
-		if fix == fixDoor {
+		if fix == tour.FixDoor {
 			return s.SetMode(engine.Fixed)
 		}
 		return s.FitLastPrompt()

@@ -5,6 +5,7 @@ import (
 
 	"kvleak/web/dom"
 	"kvleak/web/model"
+	"kvleak/web/widget"
 )
 
 // apply is the one path of every change the reader makes: it stops
@@ -29,7 +30,7 @@ func (p *playground) applyChange(ctx app.Context, change func(*model.Session) er
 	defer p.contain(ctx)
 	p.dragged = dragged
 	p.s.Pause()
-	testPanic("apply")
+	widget.TestPanic("apply")
 	err := change(p.s)
 	p.urlDue = true
 	return err

@@ -4,6 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/dom"
+	"kvleak/web/widget"
 )
 
 // linkBanner says why a link could not be opened.
@@ -19,16 +20,16 @@ func newLinkBanner() *linkBanner { return &linkBanner{} }
 func (b *linkBanner) Message(v string) *linkBanner { b.IMessage = v; return b }
 
 // OnDismiss is called when the reader dismisses the banner. Callbacks are
-// unexported fields on purpose: see doc.go ("Callbacks").
+// unexported fields on purpose (docs/design.md).
 func (b *linkBanner) OnDismiss(fn func(app.Context)) *linkBanner { b.onDismiss = fn; return b }
 
 func (b *linkBanner) Render() app.UI {
-	countRender("linkBanner")
+	widget.CountRender("linkBanner")
 	return app.Div().ID("banner").Class("banner").Role("alert").Body(
 		app.Strong().Text("This link could not be opened. "),
 		app.Text(b.IMessage+" The default scenario is shown instead."),
 		app.Button().Type("button").Class("link").Text("Dismiss").
-			OnClick(safe(func(ctx app.Context, e app.Event) { b.onDismiss(ctx) })),
+			OnClick(widget.Safe(func(ctx app.Context, e app.Event) { b.onDismiss(ctx) })),
 	)
 }
 
@@ -49,7 +50,7 @@ func (b *crashBanner) Details(v string) *crashBanner { b.IDetails = v; return b 
 func (b *crashBanner) OnDismiss(fn func(app.Context)) *crashBanner { b.onDismiss = fn; return b }
 
 func (b *crashBanner) Render() app.UI {
-	countRender("crashBanner")
+	widget.CountRender("crashBanner")
 	copyText := "Copy details"
 	if b.copied {
 		copyText = "Details copied"

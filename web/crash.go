@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
+	"kvleak/web/widget"
 )
 
 // A Go panic in wasm ends the program and leaves a page that looks alive
@@ -36,44 +37,9 @@ func crashDetails(panicText string, stack []byte, s *model.Session) string {
 	return fmt.Sprintf("panic: %s\nlink: %s\n\n%s", panicText, link, stack)
 }
 
-// safe wraps a child component's own event handler so that a panic in it
-// is contained like the page's: the page learns of it through the
-// crashAction and shows the banner.
-func safe(h app.EventHandler) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		defer reportPanic(ctx)
-		testPanic("handler")
-		h(ctx, e)
-	}
-}
-
-// safeKey is safe for a key handler (dom.ListenKeys).
-func safeKey(h func(ctx app.Context, key string)) func(app.Context, string) {
-	return func(ctx app.Context, key string) {
-		defer reportPanic(ctx)
-		h(ctx, key)
-	}
-}
-
-// reportPanic, deferred in a child's code, contains a panic and hands it
-// to the page through the crashAction.
-func reportPanic(ctx app.Context) {
-	if r := recover(); r != nil {
-		ctx.NewActionWithValue(crashAction, childPanic{fmt.Sprint(r), debug.Stack()})
-	}
-}
-
-// crashAction carries a contained panic from a child to the page.
-const crashAction = "kvleak/crash"
-
-type childPanic struct {
-	text  string
-	stack []byte
-}
-
 // handleCrash shows the banner for a child's contained panic.
 func (p *playground) handleCrash(ctx app.Context, a app.Action) {
-	if c, ok := a.Value.(childPanic); ok {
-		p.crash = crashDetails(c.text, c.stack, p.s)
+	if c, ok := a.Value.(widget.ChildPanic); ok {
+		p.crash = crashDetails(c.Text, c.Stack, p.s)
 	}
 }

@@ -5,6 +5,11 @@ import (
 
 	"kvleak/engine"
 	"kvleak/web/model"
+	"kvleak/web/pool"
+	"kvleak/web/run"
+	"kvleak/web/settings"
+	"kvleak/web/share"
+	"kvleak/web/widget"
 )
 
 // renderEmbed is the page in an iframe: the result first — the verdict, a
@@ -12,12 +17,12 @@ import (
 // the selected step — and the settings one disclosure away. With view= it
 // is that one panel alone.
 func (p *playground) renderEmbed(v pageViews, cls string) app.UI {
-	main := app.Main().ID("playground").Class(cls).DataSet("ready", boolText(p.ready))
+	main := app.Main().ID("playground").Class(cls).DataSet("ready", widget.BoolText(p.ready))
 	if v.view.Panel != "" {
 		main = main.DataSet("panel", v.view.Panel)
 	}
 	head := []app.UI{
-		newCaption().Name(v.presetName).Href("?" + v.fullQuery),
+		share.NewCaption().Name(v.presetName).Href("?" + v.fullQuery),
 		p.alerts(),
 	}
 	return main.Body(append(head, p.embedPanels(v)...)...)
@@ -25,9 +30,9 @@ func (p *playground) renderEmbed(v pageViews, cls string) app.UI {
 
 // embedPanels are the embed's panels: all of them, or the one view= names.
 func (p *playground) embedPanels(v pageViews) []app.UI {
-	pipeline := func() app.UI { return newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged) }
+	pipeline := func() app.UI { return run.NewPipelineView().Pipeline(v.pipeline).Dragged(p.dragged) }
 	pool := func() app.UI {
-		return newPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).
+		return pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).
 			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare)
 	}
 	switch v.view.Panel {
@@ -36,29 +41,29 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 	case "pool":
 		// Alone, the pool still says what the run came to (and, app.css,
 		// what its marks mean).
-		return []app.UI{verdictLine(v.response), pool()}
+		return []app.UI{run.VerdictLine(v.response), pool()}
 	case "compare":
-		return []app.UI{newCompareView().Comparison(v.compare).Err(v.compareErr)}
+		return []app.UI{run.NewCompareView().Comparison(v.compare).Err(v.compareErr)}
 	case "transcript":
-		return []app.UI{newTranscriptView().Response(v.response)}
+		return []app.UI{run.NewTranscriptView().Response(v.response)}
 	}
 	return []app.UI{
-		newResponsePanel().Response(v.response),
-		newEmbedBar().Mode(engine.Mode(v.mode)).Playing(v.playing).Steps(v.steps).
+		run.NewResponsePanel().Response(v.response),
+		share.NewEmbedBar().Mode(engine.Mode(v.mode)).Playing(v.playing).Steps(v.steps).
 			OnMode(func(ctx app.Context, m engine.Mode) { p.onChoice(ctx, model.Mode, string(m)) }).OnPlay(p.onPlay),
-		newStepper().Step(v.step).Of(v.steps).Playing(v.playing).OnStepBy(p.onStepBy).OnPlay(p.onPlay),
-		slot("compare-slot", v.view.Compare, func() app.UI { return newCompareView().Comparison(v.compare).Err(v.compareErr) }),
+		run.NewStepper().Step(v.step).Of(v.steps).Playing(v.playing).OnStepBy(p.onStepBy).OnPlay(p.onPlay),
+		slot("compare-slot", v.view.Compare, func() app.UI { return run.NewCompareView().Comparison(v.compare).Err(v.compareErr) }),
 		pipeline(),
 		pool(),
 		app.If(!v.view.ReadOnly, func() app.UI {
 			return app.Details().ID("embed-settings").Class("panel").Body(
 				app.Summary().Text("Settings, requests and the step-by-step log"),
-				newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
-				newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
+				run.NewScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
+				settings.NewSettingsForm().Presets(v.presets).Settings(v.settings).View(v.view).Notice(v.notice).
 					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
-				newRequestForm().Form(v.request).
+				run.NewRequestForm().Form(v.request).
 					OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
-				newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
+				run.NewEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
 			)
 		}),
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/dom"
+	"kvleak/web/widget"
 )
 
 // Test hooks, in the wasm the browser tests build with -tags testhooks and
@@ -28,27 +29,17 @@ import (
 //	                       call is handled and its render is on the page:
 //	                       go-app handles dispatches in order and runs the
 //	                       defers of a frame after its renders
-var armed = map[string]bool{}
-
-// testPanic panics once where armed, to prove the panic is contained.
-func testPanic(where string) {
-	if armed[where] {
-		delete(armed, where)
-		panic("test hook: armed panic in " + where)
-	}
-}
-
 func (p *playground) installTestHooks(ctx app.Context) {
-	renders = map[string]int{}
+	widget.Renders = map[string]int{}
 	hooks := app.Window().Get("Object").New()
 	hooks.Set("arm", app.FuncOf(func(this app.Value, args []app.Value) any {
 		where := args[0].String()
-		ctx.Dispatch(func(ctx app.Context) { armed[where] = true }) // on the UI goroutine
+		ctx.Dispatch(func(ctx app.Context) { widget.Arm(where) }) // on the UI goroutine
 		return nil
 	}))
 	hooks.Set("renders", app.FuncOf(func(this app.Value, args []app.Value) any {
-		data, _ := json.Marshal(renders)
-		renders = map[string]int{}
+		data, _ := json.Marshal(widget.Renders)
+		widget.Renders = map[string]int{}
 		return string(data)
 	}))
 	hooks.Set("gridHTML", app.FuncOf(func(this app.Value, args []app.Value) any {

@@ -6,6 +6,7 @@ import (
 	"kvleak/engine"
 	"kvleak/web/dom"
 	"kvleak/web/model"
+	"kvleak/web/share"
 )
 
 // lateViews are the views of the panels that follow a change one painted
@@ -20,7 +21,7 @@ import (
 // page's root carries data-late="held".
 type lateViews struct {
 	fullQuery  string
-	links      shareLinks
+	links      share.ShareLinks
 	metrics    model.MetricsView
 	prometheus string
 	launch     model.LaunchView

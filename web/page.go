@@ -4,7 +4,13 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/dom"
+	"kvleak/web/experiments"
 	"kvleak/web/model"
+	"kvleak/web/pool"
+	"kvleak/web/run"
+	"kvleak/web/settings"
+	"kvleak/web/tour"
+	"kvleak/web/widget"
 )
 
 // playground is the page a reader opens next to the postmortem. It keeps
@@ -55,8 +61,9 @@ func Routes() {
 // OnMount marks the page as running in wasm.
 func (p *playground) OnMount(ctx app.Context) {
 	defer p.contain(ctx)
-	ctx.Handle(crashAction, p.handleCrash)
+	ctx.Handle(widget.CrashAction, p.handleCrash)
 	p.installTestHooks(ctx)
+	p.stops = append(p.stops, dom.FollowJumpLinks())
 	p.self = ctx
 	p.addr = dom.NewAddressBar(ctx.Page(), p.catchUpURL)
 	p.stops = append(p.stops, p.addr.Stop)
@@ -73,7 +80,7 @@ func (p *playground) OnDismount() {
 }
 
 func (p *playground) Render() app.UI {
-	countRender("playground")
+	widget.CountRender("playground")
 	if p.s.View().Embed {
 		p.late.onScreen = false
 		p.writeDueURL(false)
@@ -84,7 +91,7 @@ func (p *playground) Render() app.UI {
 		p.writeDueURL(false)
 	}
 	v := p.followLater(p.views(!held), held)
-	main := app.Main().ID("playground").Class("page").DataSet("ready", boolText(p.ready))
+	main := app.Main().ID("playground").Class("page").DataSet("ready", widget.BoolText(p.ready))
 	if p.late.held {
 		main = main.DataSet("late", "held")
 	}
@@ -92,52 +99,48 @@ func (p *playground) Render() app.UI {
 		main = main.DataSet("tour-spot", v.tour.Card.Spot)
 	}
 	// The run comes first in the document — the verdict, the stepper, the
-	// pipeline, the pools — so that on a phone, where the columns stack, it
-	// is read (and tabbed through) before the settings; on a wide screen the
-	// settings stand beside it (app.css: .layout).
+	// pipeline, the pools — then the settings and the request form, so that
+	// on a phone, where the columns stack, the run is read (and tabbed
+	// through) before the controls. On a wide screen the bench's two columns
+	// stand side by side, the request form at the top of the controls and
+	// the pool under the verdict (app.css: .layout); the experiments follow
+	// in sections of their own, each linked from the top (sections.go).
 	return app.Div().Class("page-wrap").Body(
 		main.Body(
-			newIntro().OnTour(p.onTourOpen),
+			tour.NewIntro().OnTour(p.onTourOpen),
 			p.alerts(),
-			app.Div().Class("layout").Body(
+			jumpNav(),
+			app.Div().ID("bench").Class("layout").Body(
 				app.Div().Class("col-run").Body(
-					newResponsePanel().Response(v.response),
-					newStepper().Step(v.step).Of(v.steps).Playing(v.playing).
+					run.NewResponsePanel().Response(v.response),
+					run.NewStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 						OnStepBy(p.onStepBy).OnPlay(p.onPlay),
-					newScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
-					newPipelineView().Pipeline(v.pipeline).Dragged(p.dragged),
+					run.NewScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
+					run.NewPipelineView().Pipeline(v.pipeline).Dragged(p.dragged),
 					slot("compare-slot", v.view.Compare, func() app.UI {
-						return newCompareView().Comparison(v.compare).Err(v.compareErr)
+						return run.NewCompareView().Comparison(v.compare).Err(v.compareErr)
 					}),
-					newPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
+					pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
 						OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 					slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
-						return newLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
+						return experiments.NewLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
 					}),
 				),
 				app.Div().Class("col-controls").Body(
 					// The tour's card stands beside the run it talks about (app.css).
 					slot("tour-slot", v.tour.Open, func() app.UI {
-						return newTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix).OnStep(p.onSelectStep)
+						return tour.NewTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix).OnStep(p.onSelectStep)
 					}),
-					newSettingsForm().Presets(v.presets).Settings(v.settings).Notice(v.notice).
+					settings.NewSettingsForm().Presets(v.presets).Settings(benchSettings(v.settings)).View(v.view).Notice(v.notice).
 						OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
-					newRequestForm().Form(v.request).
+					run.NewRequestForm().Form(v.request).
 						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
-					newSendResult().Response(v.response),
-					newSharePanel().Links(v.links).OnExport(p.exportRun).OnExportTrace(p.exportTrace).OnImport(p.onImport),
-				),
-				app.Div().Class("col-more").Body(
-					newMetricsPanel().Metrics(v.metrics),
-					newPrometheusView().Text(v.prometheus),
-					newLaunchPanel().Launch(v.launch).OnRun(p.onRunLaunch).OnSelect(p.onSelectStep),
-					newEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
+					run.NewSendResult().Response(v.response),
 				),
 			),
-			newDeployPanel(),
-			newTimelineView().Points(model.IncidentTimeline()),
+			p.sections(v),
 		),
-		newSources(),
+		tour.NewSources(),
 	)
 }
 
@@ -161,11 +164,4 @@ func (p *playground) alerts() app.UI {
 // grid's focus, the log's blocks).
 func slot(id string, show bool, part func() app.UI) app.UI {
 	return app.Div().ID(id).Class("slot").Body(app.If(show, part))
-}
-
-func boolText(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
 }

@@ -6,6 +6,8 @@ import (
 
 	"kvleak/engine"
 	"kvleak/web/model"
+	"kvleak/web/share"
+	"kvleak/web/widget"
 )
 
 // pageViews is what the page hands its children: the session's views at
@@ -19,7 +21,7 @@ type pageViews struct {
 	settings   []model.SettingView
 	notice     string
 	request    model.RequestView
-	links      shareLinks
+	links      share.ShareLinks
 	response   model.ResponseView
 	step       int // the step on screen
 	steps      int
@@ -54,7 +56,7 @@ func (p *playground) views(late bool) (v pageViews) {
 		p.last = v
 	}()
 	s := p.s
-	testPanic("views")
+	widget.TestPanic("views")
 	v.view = s.View()
 	v.presetName = s.PresetName()
 	v.presets, v.settings, v.notice = s.Presets(), s.Settings(), s.Notice()
@@ -87,7 +89,7 @@ func (p *playground) views(late bool) (v pageViews) {
 // lateViews reads the views of the panels that follow after the paint.
 func (p *playground) lateViews() (l lateViews) {
 	s := p.s
-	l.links = shareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab}
+	l.links = share.ShareLinks{Linkable: s.Linkable(), KeptInTab: p.keptInTab}
 	// A run too long for a link has none to share: building one encoded
 	// every operation again on each Send (at 1,000 requests, a sixth of a
 	// Send's allocations). The embed's caption then opens the playground.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/web/model"
+	"kvleak/web/widget"
 )
 
 // mountedPage is the playground mounted in go-app's test engine, with the
@@ -33,11 +34,11 @@ func mountPage(t testing.TB) (*mountedPage, app.TestEngine) {
 // rendersOf counts the components rendered while do runs on the page.
 func rendersOf(t *testing.T, m *mountedPage, e app.TestEngine, do func(ctx app.Context)) map[string]int {
 	t.Helper()
-	renders = map[string]int{}
-	defer func() { renders = nil }()
+	widget.Renders = map[string]int{}
+	defer func() { widget.Renders = nil }()
 	m.ctx.Dispatch(do)
 	e.ConsumeAll()
-	return renders
+	return widget.Renders
 }
 
 // A Send renders the components whose inputs it changed and leaves the

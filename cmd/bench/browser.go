@@ -412,7 +412,7 @@ func (b *browser) memory(ctx context.Context) (memInfo, error) {
 }
 
 // poolMapMeasure is the User Timing name of one drawing of the pool map
-// (web/poolmap.go): the pixels in one pass, one copy, the leak call-outs.
+// (web/pool/poolmap.go): the pixels in one pass, one copy, the leak call-outs.
 const poolMapMeasure = "kvleak:pool-map"
 
 // mapDraws reads how long each drawing of the pool map took, in ms.

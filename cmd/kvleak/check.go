@@ -17,8 +17,8 @@ func check(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	files := map[string]*string{
-		"prefill": fs.String("prefill", "", "the prefill server's GET /get_server_info JSON or launch command"),
-		"decode":  fs.String("decode", "", "the decode server's GET /get_server_info JSON or launch command"),
+		"prefill": fs.String("prefill", "", "the prefill server's GET /server_info JSON, launch command or Kubernetes args list"),
+		"decode":  fs.String("decode", "", "the decode server's GET /server_info JSON, launch command or Kubernetes args list"),
 	}
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || *files["prefill"] == "" || *files["decode"] == "" {
 		return fail(stderr, usage)

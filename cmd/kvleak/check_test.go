@@ -62,6 +62,14 @@ func TestCheck(t *testing.T) {
 		{"bad-not-pd", []string{"check", "-prefill", fixtures + "plain/server.json", "-decode", launch + "decode.json"}, 2},
 		{"bad-unknown-version", []string{"check", "-prefill", write("version.json", `{"version": "nightly", "context_length": 1048576, "page_size": 1, "disaggregation_mode": "prefill", "max_total_num_tokens": 681280}`), "-decode", launch + "decode.json"}, 2},
 		{"bad-command-without-pool", []string{"check", "-prefill", write("cmd.sh", "python -m sglang.launch_server --context-length 1M --disaggregation-mode prefill"), "-decode", launch + "decode.json"}, 2},
+		// issue 42: /server_info of a development build, reported limits
+		// over the rule, Kubernetes lists, contexts taken from the peer.
+		{"dev-build", pair("dev-build"), 1},
+		{"hybrid-swa", pair("hybrid-swa"), 1},
+		{"k8s-args", []string{"check", "-prefill", fixtures + "k8s-args/prefill.yaml", "-decode", fixtures + "k8s-args/decode.json"}, 1},
+		{"command-without-context", []string{"check", "-prefill", write("noctx.sh", "sglang serve --max-total-tokens 681280 --disaggregation-mode prefill"), "-decode", launch + "decode.json"}, 1},
+		{"bad-no-context-anywhere", []string{"check", "-prefill", fixtures + "dev-build/prefill.json", "-decode", write("noctx-decode.sh", "sglang serve --max-total-tokens 1048576 --disaggregation-mode decode")}, 2},
+		{"bad-k8s-list", []string{"check", "-prefill", write("args.json", `["--max-total-tokens", "681280", "--disaggregation-mode" "prefill"]`), "-decode", launch + "decode.json"}, 2},
 	} {
 		t.Run(c.golden, func(t *testing.T) {
 			var out, errOut bytes.Buffer

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -358,4 +359,25 @@ func ExampleExport() {
 	}
 	fmt.Println(FileName(p.Slug), len(f.TraceEvents) > 0)
 	// Output: kvleak-demo.trace.json true
+}
+
+var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/presets.sha256")
+
+// TestPresetTracesGolden pins every preset's trace, byte for byte, to the
+// hashes the exporter gave before the engine's page table became runs.
+func TestPresetTracesGolden(t *testing.T) {
+	var b strings.Builder
+	for _, p := range engine.Presets() {
+		data, err := Export(p.Slug, p.Config, p.Ops)
+		require.NoError(t, err)
+		fmt.Fprintf(&b, "%x  %s\n", sha256.Sum256(data), p.Slug)
+	}
+	path := "testdata/presets.sha256"
+	if *updateGolden {
+		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, string(want), b.String())
 }

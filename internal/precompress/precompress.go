@@ -22,7 +22,7 @@ import (
 // already compressed and gain nothing.
 var Compressible = map[string]bool{
 	".wasm": true, ".js": true, ".css": true, ".html": true, ".svg": true,
-	".webmanifest": true, ".json": true, ".txt": true,
+	".webmanifest": true, ".json": true, ".txt": true, ".csv": true,
 }
 
 // Options tunes brotli. Quality 11 is best but super-linear in time: on

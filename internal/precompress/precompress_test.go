@@ -47,7 +47,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestTwins(t *testing.T) {
 	assert.Equal(t, []string{"web/app.wasm.br", "web/app.wasm.gz"}, Twins("web/app.wasm"))
-	for _, n := range []string{"a.js", "a.CSS", "index.html", "i.svg", "manifest.webmanifest", "x.json", "robots.txt"} {
+	for _, n := range []string{"a.js", "a.CSS", "index.html", "i.svg", "manifest.webmanifest", "x.json", "robots.txt", "trace.csv"} {
 		assert.Len(t, Twins(n), 2, n)
 	}
 	for _, n := range []string{"icon.png", "app.wasm.br", "app.wasm.gz", "README", "photo.jpg"} {

@@ -24,6 +24,7 @@ var contentTypes = map[string]string{
 	".ico":         "image/x-icon",
 	".woff2":       "font/woff2",
 	".txt":         "text/plain; charset=utf-8",
+	".csv":         "text/csv; charset=utf-8",
 	".map":         "application/json",
 }
 

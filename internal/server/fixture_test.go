@@ -61,6 +61,7 @@ func buildSite(t testing.TB, wasmSize int) fixture {
 		"web/app.wasm":         randomish(wasmSize),
 		"web/logo.svg":         []byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>`),
 		"web/data.json":        []byte(`{"tokens":[1,2,3]}`),
+		"web/traces/log.csv":   []byte("t,prompt_tokens,output_tokens\n0,6758,500\n"),
 		"web/icon.png":         randomish(512), // not compressible: no twins
 		"web/app.3f2a9c1b.css": []byte("h1 { color: red; }\n"),
 	}

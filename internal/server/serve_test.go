@@ -56,6 +56,7 @@ func TestContentTypeOfOriginal(t *testing.T) {
 		{"/manifest.webmanifest", "application/manifest+json"},
 		{"/web/logo.svg", "image/svg+xml"},
 		{"/web/data.json", "application/json"},
+		{"/web/traces/log.csv", "text/csv; charset=utf-8"},
 		{"/web/icon.png", "image/png"},
 	}
 	for _, tc := range tests {

@@ -48,23 +48,61 @@ func SelectText(ctx app.Context) { ctx.JSSrc().Call("select") }
 // Checked reads whether the checkbox that fired an event is checked.
 func Checked(ctx app.Context) bool { return ctx.JSSrc().Get("checked").Bool() }
 
-// JumpTo brings the panel of the heading with id into view, at the top of
-// the screen, and the focus to the heading (it has tabindex -1): a way from
-// where the reader is to a panel far away, that a screen reader follows.
-// Without motion under prefers-reduced-motion.
+// JumpTo brings the panel of the element with id into view, at the top of
+// the screen, and the focus to the element: a way from where the reader is
+// to a panel far away, that a screen reader follows. A folded section on
+// the way is opened first; a section itself is focused at its summary, and
+// an element that takes no focus (a heading) is given tabindex -1.
 func JumpTo(id string) {
-	h := app.Window().GetElementByID(id)
-	if !h.Truthy() {
+	el := app.Window().GetElementByID(id)
+	if !el.Truthy() {
 		return
 	}
-	panel := h.Call("closest", "section")
+	for d := el.Call("closest", "details"); d.Truthy(); d = d.Get("parentElement").Call("closest", "details") {
+		d.Set("open", true)
+	}
+	panel := el.Call("closest", "section, details")
 	if !panel.Truthy() {
-		panel = h
+		panel = el
 	}
-	behavior := "smooth"
-	if ReducedMotion() {
-		behavior = "auto"
+	if el.Get("tagName").String() == "DETAILS" {
+		el = el.Call("querySelector", "summary")
+	} else if el.Get("tabIndex").Int() < 0 && !el.Call("hasAttribute", "tabindex").Bool() {
+		el.Set("tabIndex", -1)
 	}
-	panel.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
-	h.Call("focus", map[string]any{"preventScroll": true})
+	// One jump, never a smooth scroll: the sections that render only near
+	// the viewport (content-visibility: auto, app.css) take their real
+	// height as a smooth scroll passes them, and the scroll, aimed before,
+	// overshoots — the panel's heading ended above the screen.
+	panel.Call("scrollIntoView", map[string]any{"block": "start"})
+	el.Call("focus", map[string]any{"preventScroll": true})
+}
+
+// FollowJumpLinks makes a link to a part of the page (href="#id") inside
+// an element of class "jump" a JumpTo, before go-app's click handler would
+// take it for a navigation (which opens the address bar's link again, as a
+// new permalink). The address bar keeps the run's link. It returns a stop
+// function.
+func FollowJumpLinks() func() {
+	win := app.Window()
+	onClick := app.FuncOf(func(this app.Value, args []app.Value) any {
+		ev := args[0]
+		t := ev.Get("target")
+		if !t.Truthy() || !t.Get("closest").Truthy() {
+			return nil
+		}
+		a := t.Call("closest", `.jump a[href^="#"]`)
+		if !a.Truthy() {
+			return nil
+		}
+		ev.Call("preventDefault")
+		ev.Call("stopPropagation")
+		JumpTo(a.Call("getAttribute", "href").String()[1:])
+		return nil
+	})
+	win.Call("addEventListener", "click", onClick, true)
+	return func() {
+		win.Call("removeEventListener", "click", onClick, true)
+		onClick.Release()
+	}
 }

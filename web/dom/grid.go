@@ -69,6 +69,15 @@ func (g gridCells) Change(was, now model.CellView) Change {
 	return c
 }
 
+// CellLegend says in words what a pool cell's marks mean, each drawn as
+// the cells wear it: the items of the pool grid's legend (web/pool) and of
+// the comparison's (web/run), whose cells wear the same classes (CellClass).
+const CellLegend = `<li><span class="cell legend-cell state-free" aria-hidden="true">·</span> free</li>` +
+	`<li><span class="cell legend-cell state-allocated" aria-hidden="true">A</span> allocated (letter: tenant)</li>` +
+	`<li><span class="cell legend-cell state-stale" aria-hidden="true">A</span> dashed: stale, freed but still holding a tenant&#39;s KV</li>` +
+	`<li><span class="cell legend-cell state-leaked" aria-hidden="true">A!</span> LEAKED into the last response</li>` +
+	`<li><span class="cell legend-cell state-allocated mixed" aria-hidden="true">B+</span> holds another writer&#39;s KV past its first positions</li>`
+
 // PrefillGridHTML is the prefill pool's cells as one raw element: spans,
 // not buttons, since they are only shown; every value is escaped.
 func PrefillGridHTML(g model.GridView) string {

@@ -17,13 +17,17 @@ func modeOptions() []Option {
 	return out
 }
 
-func modeHint(m engine.Mode) string {
+func modeHint(m engine.Mode) string { return modeInfo(m).Description }
+
+// modeInfo is the engine's description of mode m, the zero one for a mode
+// it does not list.
+func modeInfo(m engine.Mode) engine.ModeInfo {
 	for _, i := range engine.Modes() {
 		if i.Mode == m {
-			return i.Description
+			return i
 		}
 	}
-	return ""
+	return engine.ModeInfo{}
 }
 
 var allocatorLabels = map[engine.Allocator]string{

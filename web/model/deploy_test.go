@@ -23,7 +23,7 @@ func fixture(t *testing.T, name string) string {
 // The replay link opens the same run the check built: its config
 // (decode's pool included, as dpool) and its requests.
 func TestDeployLinkDecodesToTheReplay(t *testing.T) {
-	for _, dir := range []string{"glm-launch", "glm-remediated", "symmetric", "v0.5.21-mooncake", "v0.5.21-mori", "minimal"} {
+	for _, dir := range []string{"glm-launch", "glm-remediated", "symmetric", "v0.5.21-mooncake", "v0.5.21-mori", "minimal", "dev-build"} {
 		t.Run(dir, func(t *testing.T) {
 			p, err := deploycheck.Parse(fixture(t, dir+"/prefill.json"))
 			require.NoError(t, err)
@@ -78,4 +78,29 @@ func TestCheckDeployment(t *testing.T) {
 	assert.Equal(t, deploycheck.NotExposed, view.Status)
 	assert.Empty(t, view.Link)
 	assert.Equal(t, "No replay: the pair is too large to replay in the playground: decode pool size 4,194,304: the two pools hold 8,388,608 pages together; at most 4,194,304.", view.LinkNote)
+}
+
+// The panel's lines carry issue 42's information: both limits when the
+// server's reported max_req_input_len differs from the rule, a development
+// build as an unknown release, a Kubernetes list read as a launch.
+func TestCheckDeploymentRoundThree(t *testing.T) {
+	view := CheckDeployment(fixture(t, "hybrid-swa/prefill.json"), fixture(t, "hybrid-swa/decode.json"))
+	assert.Equal(t, deploycheck.Exposed, view.Status)
+	assert.Equal(t, "prefill: max_req_input_len 99,994 as the server reports it (max_token_pool_size 100,000); the rule on max_total_num_tokens would give 19,994 = min(context 131,072 − 1, pool 20,000 − 1) − 5; 0.5.20 (mooncake) predates the fix in 0.5.21", view.Lines[1])
+	assert.Contains(t, view.Link, "&pool=100000&dpool=131072&", "the replay runs the reported limits' pools")
+	assert.Contains(t, view.LinkNote, "the replay's prefill pool is 100,000 tokens")
+
+	view = CheckDeployment(fixture(t, "dev-build/prefill.json"), fixture(t, "dev-build/decode.json"))
+	assert.Contains(t, view.Lines[0], "0.0.0.dev1+g87549f8f0 (mooncake) is a development build that names no release, commit 87549f8f0: whether it carries the fix in 0.5.21 is unknown")
+	assert.NotContains(t, strings.Join(view.Lines, "\n"), "predates")
+	assert.NotContains(t, view.Link, "87549f8f0", "only numbers leave")
+
+	view = CheckDeployment(fixture(t, "k8s-args/prefill.yaml"), fixture(t, "k8s-args/decode.json"))
+	assert.Equal(t, deploycheck.Exposed, view.Status)
+	assert.NotContains(t, view.Link, "GLM")
+
+	view = CheckDeployment(`["--max-total-tokens", "681280"`, fixture(t, "k8s-args/decode.json"))
+	assert.Empty(t, view.Status)
+	assert.Equal(t, "prefill", view.Box)
+	assert.Equal(t, "the list: the [ on line 1 is not closed by a ]", view.Problem)
 }

@@ -145,7 +145,7 @@ func TestRunLaunchTestsRefusedChangesNothing(t *testing.T) {
 
 func TestTimelineLinksOpenTheirPresets(t *testing.T) {
 	tl := IncidentTimeline()
-	require.Len(t, tl, 9)
+	require.Len(t, tl, 10)
 	for _, p := range tl {
 		st, err := DecodeLink(strings.TrimPrefix(p.Href, "/?"))
 		require.NoError(t, err, p.When)

@@ -30,6 +30,7 @@ const (
 	Tenant
 	TenantName
 	EndEarly
+	MaxNew
 	fieldCount
 )
 
@@ -96,6 +97,8 @@ var fields = [fieldCount]fieldSpec{
 	Tenant:       {id: "tenant", kind: KindChoice, label: "Tenant"},
 	TenantName:   {id: "tenant-name", kind: KindText, label: "Rename the selected tenant"},
 	EndEarly:     {id: "end-early", kind: KindChoice, label: "The request…"},
+	MaxNew: {id: "max-new-tokens", kind: KindNumber, label: "max_new_tokens (empty: not sent)",
+		hint: "Sent, the API refuses max_new_tokens + prompt above the context (_validate_one_request); not sent, SGLang's scheduler assumes its default, 128 (SamplingParams)."},
 }
 
 // Settings are the fields that configure the engine, in form order.

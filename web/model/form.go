@@ -105,6 +105,7 @@ type RequestView struct {
 	Tenant  string
 	Prompt  string
 	Secret  string
+	MaxNew  string
 	Rename  string
 	End     string
 	Errs    map[Field]string // only the fields with a message
@@ -114,12 +115,12 @@ type RequestView struct {
 
 // Request is the request form's view.
 func (s *Session) Request() RequestView {
-	v := RequestView{Tenants: s.tenants, Tenant: s.tenant, Prompt: s.Text(PromptTokens), Secret: s.Text(Secret),
+	v := RequestView{Tenants: s.tenants, Tenant: s.tenant, Prompt: s.Text(PromptTokens), Secret: s.Text(Secret), MaxNew: s.Text(MaxNew),
 		Rename: s.Text(TenantName), End: s.end, PromptHint: promptHint(s.cfg)}
 	if n, err := ParseCount(v.Prompt); err == nil && n >= 1 {
 		v.PromptHint = reservationWords(s.cfg, n) + " " + v.PromptHint
 	}
-	for _, f := range []Field{Tenant, TenantName, PromptTokens, Secret, EndEarly} {
+	for _, f := range []Field{Tenant, TenantName, PromptTokens, Secret, EndEarly, MaxNew} {
 		if msg := s.Err(f); msg != "" {
 			if v.Errs == nil {
 				v.Errs = map[Field]string{}

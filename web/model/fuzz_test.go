@@ -159,7 +159,7 @@ func (v *visitor) act(t *testing.T, s *Session) {
 	case actFlag:
 		_ = s.SetScrub(v.next()%2 == 1)
 	case actText:
-		f := []Field{PromptTokens, Secret, TenantName}[v.next()%3]
+		f := []Field{PromptTokens, Secret, TenantName, MaxNew}[v.next()%4]
 		_ = s.SetText(f, v.text())
 		if f == TenantName {
 			_ = s.Rename()

@@ -62,21 +62,15 @@ type GridMarks struct{ Touched, Window, Wrote engine.Pages }
 // BuildGrid turns a snapshot into at most n cells: one per page when the
 // range is small, else ranges summarised by the engine.
 func BuildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks GridMarks, n int) (GridView, error) {
-	return buildGrid(snap, nil, tenants, first, last, marks, n)
+	g, _, err := buildGrid(snap, tenants, first, last, marks, n)
+	return g, err
 }
 
-// buildGrid is BuildGrid, reading the cells from the snapshot's page map
-// when there is one and each cell holds many pages (the unzoomed grid of a
-// large pool): one byte per page instead of the page table.
-func buildGrid(snap *engine.Snapshot, pageMap []byte, tenants []string, first, last int, marks GridMarks, n int) (GridView, error) {
-	cells, err := []engine.Cell(nil), error(nil)
-	if gridFromMap(pageMap, first, last, n) {
-		cells, err = snap.CellsFromMap(pageMap, first, last, n)
-	} else {
-		cells, err = snap.Cells(first, last, n)
-	}
+// buildGrid is BuildGrid, with the engine's cells the view was built from.
+func buildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks GridMarks, n int) (GridView, []engine.Cell, error) {
+	cells, err := snap.Cells(first, last, n)
 	if err != nil {
-		return GridView{}, err
+		return GridView{}, nil, err
 	}
 	g := GridView{First: first, Last: last, Pages: snap.Pages(), Zoomed: first > 0 || last < snap.Pages()-1}
 	g.PerCell = (last - first + len(cells)) / len(cells)
@@ -89,13 +83,14 @@ func buildGrid(snap *engine.Snapshot, pageMap []byte, tenants []string, first, l
 	if g.PerCell > 1 {
 		g.Summary += fmt.Sprintf(", about %s pages per cell — choose a cell to zoom in", engine.Thousands(int64(g.PerCell)))
 	}
-	return g, nil
+	return g, cells, nil
 }
 
-// gridFromMap reports whether buildGrid reads the cells from the page map.
-func gridFromMap(pageMap []byte, first, last, n int) bool {
-	return pageMap != nil && (last-first+1)/max(n, 1) >= engine.MapCellsFrom
-}
+// updateFrom is the fewest pages per cell for which a step updates the
+// grid cell by cell (updateGrid): a cell of so many pages shows its
+// summary and marks only, while a page's cell also shows who read it and
+// whether it lingers at the step.
+const updateFrom = 64
 
 // cellView is one cell of the grid, ready to render.
 func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool) CellView {
@@ -104,7 +99,7 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 		v.Page = strconv.Itoa(c.First)
 		v.Label = pageLabel(snap, c.First)
 	} else {
-		v.Page = fmt.Sprintf("%d-%d", c.First, c.Last)
+		v.Page = strconv.Itoa(c.First) + "-" + strconv.Itoa(c.Last)
 		v.Label = rangeLabel(c)
 	}
 	if c.First == c.Last {
@@ -151,48 +146,35 @@ func positionWords(ps []engine.PositionRun) string {
 	return "positions " + strings.Join(parts, "; ")
 }
 
-// updateGrid brings prev, the grid of the same range and cell count drawn
-// from an earlier page map, up to snap, whose page map differs from that
-// one in the pages changed at most: it summarises again only the cells
-// that hold a changed page or a page marked at either step, and keeps the
-// others as they were. A step or a Send then costs its pages, not the
-// pool's 681,280.
-func updateGrid(prev GridView, prevMarks GridMarks, snap *engine.Snapshot, pageMap []byte, changed engine.Pages, tenants []string, marks GridMarks) (GridView, error) {
+// updateGrid is the grid of the same range and cell count as prev, whose
+// cells were summarised from cells, brought up to snap: it summarises the
+// range again (the runs of the page table, not its pages) and builds the
+// view only of a cell whose summary or marks changed, keeping the others.
+// A step or a Send then costs the runs and the cells, not the labels of
+// 512 cells. Only for cells of updateFrom pages or more, whose view is
+// their summary's and their marks'.
+func updateGrid(prev GridView, prevCells []engine.Cell, snap *engine.Snapshot, tenants []string, marks GridMarks) (GridView, []engine.Cell, error) {
+	cells, err := snap.Cells(prev.First, prev.Last, len(prev.Cells))
+	if err != nil {
+		return GridView{}, nil, err
+	}
 	// The cells are copied on the first change only: an unchanged grid
 	// keeps prev's, which go-app's comparison of the components' inputs
 	// (reflect.DeepEqual, at three levels of the pool panel) then finds
 	// equal at once instead of cell by cell.
 	g, copied := prev, false
-	done := make([]bool, len(g.Cells))
-	at := func(id int) int { // the cell holding page id
-		i, _ := slices.BinarySearchFunc(g.Cells, id, func(c CellView, id int) int { return c.Last - id })
-		return i
-	}
-	for _, p := range []engine.Pages{changed, prevMarks.Touched, prevMarks.Window, prevMarks.Wrote, marks.Touched, marks.Window, marks.Wrote} {
-		for _, r := range p {
-			if r.Count < 1 || r.First > g.Last || r.First+r.Count-1 < g.First {
-				continue
-			}
-			for i := at(max(r.First, g.First)); i < len(g.Cells) && g.Cells[i].First <= r.First+r.Count-1; i++ {
-				if done[i] {
-					continue
-				}
-				done[i] = true
-				c := g.Cells[i]
-				cs, err := snap.CellsFromMap(pageMap, c.First, c.Last, 1)
-				if err != nil {
-					return GridView{}, err
-				}
-				if v := cellView(snap, cs[0], tenants, marks, g.Tiles); v != g.Cells[i] {
-					if !copied {
-						g.Cells, copied = slices.Clone(prev.Cells), true
-					}
-					g.Cells[i] = v
-				}
-			}
+	for i, c := range cells {
+		v := &prev.Cells[i]
+		if c == prevCells[i] && v.Touched == overlaps(marks.Touched, c.First, c.Last) &&
+			v.Window == overlaps(marks.Window, c.First, c.Last) && v.Wrote == (v.Window && overlaps(marks.Wrote, c.First, c.Last)) {
+			continue
 		}
+		if !copied {
+			g.Cells, copied = slices.Clone(prev.Cells), true
+		}
+		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles)
 	}
-	return g, nil
+	return g, cells, nil
 }
 
 // markFor is the cell's visible text: never colour alone.
@@ -236,17 +218,31 @@ func pageLabel(snap *engine.Snapshot, id int) string {
 	return s
 }
 
+// rangeLabel says what a cell of many pages holds. It is built in one
+// buffer: a scrub across a large reservation relabels hundreds of cells.
 func rangeLabel(c engine.Cell) string {
-	s := fmt.Sprintf("Pages %s–%s: %s free, %s allocated, %s stale",
-		engine.Thousands(int64(c.First)), engine.Thousands(int64(c.Last)),
-		engine.Thousands(int64(c.Free)), engine.Thousands(int64(c.Allocated)), engine.Thousands(int64(c.Stale)))
+	b := make([]byte, 0, 128)
+	b = append(b, "Pages "...)
+	b = engine.AppendThousands(b, int64(c.First))
+	b = append(b, "–"...)
+	b = engine.AppendThousands(b, int64(c.Last))
+	b = append(b, ": "...)
+	b = engine.AppendThousands(b, int64(c.Free))
+	b = append(b, " free, "...)
+	b = engine.AppendThousands(b, int64(c.Allocated))
+	b = append(b, " allocated, "...)
+	b = engine.AppendThousands(b, int64(c.Stale))
+	b = append(b, " stale"...)
 	if c.Leaked > 0 {
-		s += fmt.Sprintf(", %d LEAKED into the last response", c.Leaked)
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(c.Leaked), 10)
+		b = append(b, " LEAKED into the last response"...)
 	}
 	if c.Owner != "" {
-		s += "; mostly tenant " + c.Owner
+		b = append(b, "; mostly tenant "...)
+		b = append(b, c.Owner...)
 	}
-	return s
+	return string(b)
 }
 
 func stateWords(s engine.PageState, lingering bool) string {

@@ -21,6 +21,8 @@ type IncidentPoint struct {
 const (
 	IssueURL = "https://github.com/sgl-project/sglang/issues/30233"
 	FixURL   = "https://github.com/sgl-project/sglang/pull/38704"
+	// UpstreamFixURL is the door fix that merged upstream (2026-09-15).
+	UpstreamFixURL = "https://github.com/sgl-project/sglang/pull/38935"
 )
 
 // timeline is the article's dates, oldest first.
@@ -31,8 +33,9 @@ var timeline = []struct{ when, what, preset, source, sourceName string }{
 	{"9 Sep, 13:22", "Incident declared; the leak reproduced.", "demo", "", ""},
 	{"9 Sep, 14:00", "The model goes private. The launch tests had checked status and streaming, not correctness.", "glm-launch-tests", "", ""},
 	{"9 Sep, 19:40", "Back, with the prefill pool at about 2.04 million tokens and the engine patch.", "glm-remediated-tests", "", ""},
-	{"2 Oct", "SGLang v0.5.21: the admission-door fix (#38704) for Mooncake and NIXL.", "demo-fixed", FixURL, "sglang#38704"},
-	{"19 Oct", "SGLang v0.5.22: the same fix for MORI.", "demo-fixed", "", ""},
+	{"15 Sep", "SGLang merges its own door fix, #38935: each disaggregation queue retires a request whose own intake rejected it (per server, not both at once).", "demo-upstream", UpstreamFixURL, "sglang#38935"},
+	{"2 Oct", "The article's account: the admission-door fix, proposed upstream as #38704, lands in SGLang v0.5.21 for Mooncake and NIXL.", "demo-fixed", FixURL, "sglang#38704"},
+	{"19 Oct", "The article's account: v0.5.22, the same fix for MORI.", "demo-fixed", "", ""},
 	{"26 Oct", "Public disclosure, with SGLang's advice: cancel both halves, verify capacity against the running engine, watch decode_deferred_kv_release_total{outcome}.", "late-write", "", ""},
 }
 
@@ -52,3 +55,15 @@ var IncidentTimeline = sync.OnceValue(func() []IncidentPoint {
 // the hosting prefix before it, and before a bare "?…" it would drop the
 // slash ("/kvleak?…").
 func PresetHref(slug string) string { return "/?v=" + linkVersion + "&preset=" + slug }
+
+// PresetHrefIn is a preset's link shown as v shows the run: an embed's
+// link keeps embed=1 (and its other view keys but the tour), so the preset
+// opens in the frame as an embed rather than as the whole playground.
+func PresetHrefIn(v View, slug string) string {
+	v.Tour = 0
+	href := PresetHref(slug)
+	for _, k := range v.keys() {
+		href += "&" + k
+	}
+	return href
+}

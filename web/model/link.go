@@ -21,7 +21,9 @@ import (
 //	alloc=sorted|lifo|fifo   cancel=both|one    scrub=0|1
 //	door=none|all|<states joined by dots>   (absent: as the mode retires)
 //	wcheck=0|1               gw=off|alert|block  (absent: 0, off)
-//	op=s,<tenant>,<tokens>,<end>,<content>   a send; end is "-", "fail" or a stage
+//	op=s,<tenant>,<tokens>,<end>,<content>[,<max_new_tokens>]   a send; end
+//	                         is "-", "fail" or a stage; max_new_tokens only
+//	                         when the request sent it
 //	op=x,<request>,<outcome>                 settle a deferred release
 //	step=<n>                 the selected log step (0 or absent: the latest)
 //	compare=1                show the side-by-side engines

@@ -313,3 +313,35 @@ func TestARunTooHeavyForALinkIsNotLinkable(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, NewSession().RestoreTabRun(data), "the run kept in the tab reopens")
 }
+
+// A send keeps max_new_tokens when the request sent it, so the API's total
+// check (_validate_one_request) replays the same; older five-field ops read
+// as not sent.
+func TestLinkOpMaxNewTokens(t *testing.T) {
+	r := engine.Request{Tenant: "B", PromptTokens: 125, Content: "x", MaxNewTokens: 200}
+	raw := encodeOp(engine.SendOp(r))
+	assert.Equal(t, "s,B,125,-,x,200", raw)
+	op, err := decodeOp(raw)
+	require.NoError(t, err)
+	assert.Equal(t, r, *op.Send)
+	op, err = decodeOp("s,B,125,-,x")
+	require.NoError(t, err)
+	assert.Zero(t, op.Send.MaxNewTokens)
+	for _, bad := range []string{"s,B,125,-,x,0", "s,B,125,-,x,-3", "s,B,125,-,x,12345678901", "s,B,125,-,x,ten"} {
+		_, err := decodeOp(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestSessionSendsMaxNewTokens(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.SetText(PromptTokens, "125"))
+	require.NoError(t, s.SetText(MaxNew, "1,000"))
+	require.NoError(t, s.Send())
+	last, _ := s.eng.LastResponse()
+	assert.Equal(t, 400, last.Status, "125 + 1,000 is over the demo's context")
+	assert.Contains(t, last.Reason, "Requested token count exceeds")
+	require.NoError(t, s.SetText(MaxNew, "lots"))
+	require.Error(t, s.Send())
+	assert.Contains(t, s.Err(MaxNew), "max_new_tokens")
+}

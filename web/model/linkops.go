@@ -24,7 +24,11 @@ func encodeOp(op engine.Op) string {
 	case r.CancelAt != "":
 		end = string(r.CancelAt)
 	}
-	return strings.Join([]string{"s", esc(r.Tenant), strconv.Itoa(r.PromptTokens), esc(end), esc(r.Content)}, ",")
+	fields := []string{"s", esc(r.Tenant), strconv.Itoa(r.PromptTokens), esc(end), esc(r.Content)}
+	if r.MaxNewTokens > 0 {
+		fields = append(fields, strconv.Itoa(r.MaxNewTokens))
+	}
+	return strings.Join(fields, ",")
 }
 
 func decodeOp(raw string) (engine.Op, error) {
@@ -43,12 +47,19 @@ func decodeOp(raw string) (engine.Op, error) {
 			return engine.Op{}, fmt.Errorf("settle of request %q: not a request number", clip(fields[1]))
 		}
 		return engine.SettleOp(id, engine.Outcome(fields[2])), nil
-	case len(fields) == 5 && fields[0] == "s":
+	case (len(fields) == 5 || len(fields) == 6) && fields[0] == "s":
 		n, err := strconv.Atoi(fields[2])
 		if err != nil || len(fields[2]) > 10 {
 			return engine.Op{}, fmt.Errorf("prompt length %q: not a whole number", clip(fields[2]))
 		}
 		r := engine.Request{Tenant: fields[1], PromptTokens: n, Content: fields[4]}
+		if len(fields) == 6 {
+			m, err := strconv.Atoi(fields[5])
+			if err != nil || len(fields[5]) > 10 || m < 1 {
+				return engine.Op{}, fmt.Errorf("max_new_tokens %q: not a whole number of at least 1", clip(fields[5]))
+			}
+			r.MaxNewTokens = m
+		}
 		switch end := fields[3]; end {
 		case "-":
 		case "fail":
@@ -61,5 +72,5 @@ func decodeOp(raw string) (engine.Op, error) {
 		}
 		return engine.SendOp(r), nil
 	}
-	return engine.Op{}, errors.New(`must be "s,<tenant>,<tokens>,<end>,<content>" or "x,<request>,<outcome>"`)
+	return engine.Op{}, errors.New(`must be "s,<tenant>,<tokens>,<end>,<content>[,<max_new_tokens>]" or "x,<request>,<outcome>"`)
 }

@@ -35,9 +35,7 @@ type memo struct {
 	placed    []PlacedMark // the marks placed on the timeline
 	tabOps    tabOps
 
-	gridMarks      GridMarks // the marks m.grid shows
-	gridMapVersion int       // the page map it was read from
-	gridFromMap    bool      // it was read from a page map (buildGrid)
+	gridCells []engine.Cell // the summaries m.grid shows
 
 	mapKey  snapKey
 	poolMap PoolMapView
@@ -129,17 +127,16 @@ func (s *Session) Grid(cells int) (GridView, error) {
 	m := &s.memo
 	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00")}
 	if k != m.gridKey || m.gridKey.eng == nil {
-		marks, pm := s.gridMarks(), s.PoolMap()
+		marks := s.gridMarks()
 		was := m.gridKey
 		was.snapKey = k.snapKey
-		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.gridFromMap && !pm.AllChanged && m.gridMapVersion == pm.Version-1 {
-			// Only the step moved, and the map says which pages changed.
-			m.grid, m.gridErr = updateGrid(m.grid, m.gridMarks, s.Snapshot(), pm.Map, pm.Changed, s.tenants, marks)
+		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.grid.PerCell >= updateFrom {
+			// Only the step moved: rebuild the cells that changed.
+			m.grid, m.gridCells, m.gridErr = updateGrid(m.grid, m.gridCells, s.Snapshot(), s.tenants, marks)
 		} else {
-			m.grid, m.gridErr = buildGrid(s.Snapshot(), pm.Map, s.tenants, s.zoomFirst, s.zoomLast, marks, cells)
+			m.grid, m.gridCells, m.gridErr = buildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, marks, cells)
 		}
-		m.gridKey, m.gridMarks, m.gridMapVersion = k, marks, pm.Version
-		m.gridFromMap = gridFromMap(pm.Map, s.zoomFirst, s.zoomLast, cells)
+		m.gridKey = k
 	}
 	return m.grid, m.gridErr
 }

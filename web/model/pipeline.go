@@ -69,6 +69,9 @@ type PipelineStage struct {
 	Lane  string
 	Role  string
 	State string // StageDone, StageCurrent, StageLater or StageNever
+	// Why says in words why a struck-through stage is not on the
+	// request's way ("" where the legend's words suffice).
+	Why string
 }
 
 // Pipeline is the diagram's view at the selected step.
@@ -139,6 +142,9 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 		case engine.StagePrefillTransfer:
 			written = ev.Pages
 		}
+	}
+	if r := &v.Stages[index[engine.StageRouter]]; r.State == StageNever {
+		r.Why = routerWhy
 	}
 	resp, _ := e.Response(sel.Request)
 	v.Door = doorSaw(resp, v.Stages[index[engine.StageAdmission]].State)
@@ -221,3 +227,10 @@ func doorSaw(r engine.Response, door string) string {
 	}
 	return "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."
 }
+
+// routerWhy says why the router's box is struck through. The box is the
+// router's answer to a client abort (engine.StageRouter, logged by
+// engine/cancel.go as the cancel setting says), so a request whose client
+// did not cancel never passes it. The same words for every request: a step
+// to another request re-renders only the stages whose state changed.
+const routerWhy = "Struck through: this box is the router's answer to a client abort (the “Router on client abort” setting), and this request's client did not cancel."

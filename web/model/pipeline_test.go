@@ -179,3 +179,33 @@ func TestTimelineMarksEachRequestsStartAndEnd(t *testing.T) {
 	assert.Equal(t, []int{1, 11, 13, 23}, []int{marks[0].Step, marks[1].Step, marks[2].Step, marks[3].Step})
 	assert.Equal(t, []bool{false, true, false, true}, []bool{marks[0].End, marks[1].End, marks[2].End, marks[3].End})
 }
+
+// The router's box says why it is struck through: only a client abort
+// brings the request there.
+func TestPipelineSaysWhyTheRouterIsStruckThrough(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("demo"))
+	require.NoError(t, s.SelectStep(15))
+	router := s.Pipeline().Stages[0]
+	require.Equal(t, engine.StageRouter, router.Stage)
+	assert.Equal(t, StageNever, router.State)
+	assert.Equal(t, "Struck through: this box is the router's answer to a client abort (the “Router on client abort” setting), and this request's client did not cancel.", router.Why)
+	for i, st := range s.Pipeline().Stages[1:] {
+		assert.Empty(t, st.Why, "stage %d says nothing the legend does not", i+1)
+	}
+
+	require.NoError(t, s.LoadPreset("abort-both"))
+	step := -1
+	for i := range s.Engine().Log().Len() {
+		if ev := s.Engine().Log().At(i); ev.Stage == engine.StageRouter {
+			step = ev.Step
+		}
+	}
+	require.Positive(t, step, "A's client cancels: the router answers")
+	require.NoError(t, s.SelectStep(step))
+	assert.Equal(t, StageCurrent, s.Pipeline().Stages[0].State)
+	assert.Empty(t, s.Pipeline().Stages[0].Why)
+
+	s.Reset()
+	assert.Empty(t, s.Pipeline().Stages[0].Why, "no request, no reason")
+}

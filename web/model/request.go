@@ -39,7 +39,7 @@ func (s *Session) End() string { return s.end }
 // length, the content or the new tenant name. Send and Rename check it.
 func (s *Session) SetText(f Field, text string) error {
 	switch f {
-	case PromptTokens, Secret, TenantName:
+	case PromptTokens, Secret, TenantName, MaxNew:
 		s.text[f.index()] = text
 		return nil
 	}
@@ -65,6 +65,10 @@ func (s *Session) prefill(ops []engine.Op) {
 			s.tenant = last.Tenant
 			s.text[PromptTokens.index()] = engine.Thousands(int64(last.PromptTokens))
 			s.text[Secret.index()] = last.Content
+			s.text[MaxNew.index()] = ""
+			if last.MaxNewTokens > 0 {
+				s.text[MaxNew.index()] = engine.Thousands(int64(last.MaxNewTokens))
+			}
 			return
 		}
 	}
@@ -78,6 +82,13 @@ func (s *Session) request() (engine.Request, error) {
 		return r, &engine.RequestError{Field: "tokens", Msg: "prompt length: " + err.Error()}
 	}
 	r.PromptTokens = n
+	if t := strings.TrimSpace(s.Text(MaxNew)); t != "" {
+		m, err := ParseCount(t)
+		if err != nil {
+			return r, &engine.RequestError{Field: "maxNew", Msg: "max_new_tokens: " + err.Error()}
+		}
+		r.MaxNewTokens = m
+	}
 	switch {
 	case s.end == EndFail:
 		r.FailTransfer = true
@@ -88,11 +99,11 @@ func (s *Session) request() (engine.Request, error) {
 }
 
 // requestField maps engine.RequestError fields to the form's.
-var requestField = map[string]Field{"tenant": Tenant, "tokens": PromptTokens, "content": Secret, "cancelAt": EndEarly}
+var requestField = map[string]Field{"tenant": Tenant, "tokens": PromptTokens, "content": Secret, "cancelAt": EndEarly, "maxNew": MaxNew}
 
 // Send runs the form's request. On error nothing changes but the message.
 func (s *Session) Send() error {
-	for _, f := range []Field{Tenant, PromptTokens, Secret, EndEarly} {
+	for _, f := range []Field{Tenant, PromptTokens, Secret, EndEarly, MaxNew} {
 		s.errs[f.index()] = ""
 	}
 	r, err := s.request()

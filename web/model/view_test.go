@@ -155,3 +155,12 @@ func TestSessionQueryIsTheCodecs(t *testing.T) {
 	s.Reset()
 	check("an empty run")
 }
+
+// A preset's link keeps an embed's view keys, so it stays an embed; the
+// full page's stays the short link.
+func TestPresetHrefInKeepsTheEmbed(t *testing.T) {
+	assert.Equal(t, "/?v="+linkVersion+"&preset=door-errored", PresetHrefIn(View{Tour: 3}, "door-errored"))
+	assert.Equal(t, "/?v="+linkVersion+"&preset=demo&embed=1", PresetHrefIn(View{Embed: true}, "demo"))
+	assert.Equal(t, "/?v="+linkVersion+"&preset=demo&embed=1&ro=1&view=pool&theme=dark",
+		PresetHrefIn(View{Embed: true, ReadOnly: true, Panel: "pool", Theme: "dark"}, "demo"))
+}

@@ -181,7 +181,7 @@ func buildCompare(cfg engine.Config, ops []engine.Op, tenants []string) (Compare
 		return CompareView{}, err
 	}
 	v := CompareView{Difference: c.Difference}
-	titles := [2]string{"vulnerable door (pre-patch)", "fixed door (SGLang #38704)"}
+	titles := [2]string{"vulnerable door (pre-patch)", "fixed door (Cloudflare's patch, the article)"}
 	for i, side := range []engine.Side{c.Vulnerable, c.Fixed} {
 		pages, resps := side.Metrics.LeakedPages, side.Metrics.LeakedResponses
 		sv := SideView{Title: titles[i], Mode: string(side.Mode), Status: "—", Verdict: "No request yet.",

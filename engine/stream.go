@@ -1,0 +1,191 @@
+package engine
+
+// Stream serves a request log through one door without a log of its own:
+// no events, no undo, nothing kept of a request once its pages are freed,
+// so that a million requests cost the requests in flight and the pool's
+// runs (package replay drives it, with the time each request holds its
+// pages). It follows Send's rules — the API's context check, each server's
+// validate_input_length, the door, decode's prealloc of fill_len pages
+// with the configured allocator, prefill's transfer of its prompt or its
+// placeholder, decode attending over kv_committed_len, free() that clears
+// nothing unless ScrubOnFree — and leaves out what a log line would carry:
+// cancels, deferred releases, the writer check and the gateway.
+//
+// Pages record tenants, not requests: who wrote a page is the tenant the
+// replay numbers (any id but 0), since only whose KV a response carries
+// is counted.
+type Stream struct {
+	cfg    Config
+	decode *pool
+}
+
+// NewStream is a stream through cfg's door and decode pool, or a
+// *ConfigError.
+func NewStream(cfg Config) (*Stream, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Stream{cfg: cfg, decode: newPool(decodeIndex, cfg.PagesOf(ServerDecode), cfg.PageTokens, cfg.Allocator)}, nil
+}
+
+// StreamRequest is one request through a Stream: what it asks, then what
+// Admit, Serve and Release make of it.
+type StreamRequest struct {
+	Tenant       int32 // the replay's number for the tenant; not 0
+	PromptTokens int
+
+	// Status is the HTTP status: 400 when Admit ends the request (the
+	// API's check, or a door that retires its pending rejection: nothing
+	// is allocated), else what Serve answers.
+	Status int
+	// Window: prefill's intake rejected the prompt and decode's admitted
+	// it, whatever the door then did.
+	Window bool
+	// Leaks are the other tenants whose KV decode attended over.
+	Leaks         []StreamLeak
+	ForeignPages  int // pages whose first position another tenant wrote
+	ForeignTokens int // positions another tenant wrote
+
+	// NeverSent: prefill's half was retired at its own door (#38935) and
+	// decode's waits out SGLANG_DISAGGREGATION_WAITING_TIMEOUT before its
+	// 500; the replay holds its pages that long.
+	NeverSent bool
+
+	fill, sent int   // fill_len decode reserves; what prefill transfers
+	abort      bool  // decode answers 400 after the transfer
+	reserved   Pages // held from Serve to Release
+}
+
+// StreamLeak is one other tenant's KV in a response.
+type StreamLeak struct {
+	Tenant        int32
+	Pages, Tokens int
+}
+
+// Admit is intake and the door. It returns false when the request ends
+// there (Status 400, nothing allocated); else Serve reserves its pages.
+func (s *Stream) Admit(r *StreamRequest) bool {
+	n := r.PromptTokens
+	if s.cfg.LimitsOf(ServerPrefill).OverAPI(n) {
+		r.Status = 400
+		return false
+	}
+	preRejects, decRejects := s.cfg.LimitsOf(ServerPrefill).Rejects(n), s.cfg.LimitsOf(ServerDecode).Rejects(n)
+	r.Window = preRejects && !decRejects
+	retires := s.cfg.Retires().Has(PendingRejected)
+	switch {
+	case retires && s.cfg.Mode.perServer() && r.Window:
+		// SGLang's door (#38935): prefill's half is retired, decode's
+		// reserves and waits for KV that never comes (perServerDoors,
+		// neverSent), then answers 500 and frees its pages unread.
+		r.fill, r.NeverSent = n, true
+		return true
+	case (preRejects || decRejects) && retires:
+		r.Status = 400
+		return false
+	}
+	r.fill, r.sent = n, n
+	if preRejects {
+		r.sent = 1
+	}
+	if decRejects {
+		r.fill, r.abort = 1, true
+	}
+	r.sent = min(r.sent, r.fill) // what decode's reservation takes
+	// The length check (#38704's second part) aborts before decode commits.
+	r.abort = r.abort || (preRejects && r.sent < r.fill && s.cfg.Mode.checksLength())
+	return true
+}
+
+// Pages is how many decode pages Serve reserves for an admitted request.
+func (s *Stream) Pages(r *StreamRequest) int { return s.pagesFor(r.fill) }
+
+func (s *Stream) pagesFor(tokens int) int { return (tokens + s.cfg.PageTokens - 1) / s.cfg.PageTokens }
+
+// Transferred is how many tokens prefill runs and sends: the prompt, or
+// its one placeholder token.
+func (r *StreamRequest) Transferred() int { return r.sent }
+
+// FreePages is how many pages decode's allocator has, staged ones too.
+func (s *Stream) FreePages() int { return s.decode.freeCount() }
+
+// Serve is decode's prealloc, prefill's transfer and decode attending over
+// kv_committed_len. It returns false, with nothing reserved, when decode's
+// pool is short of the pages: the request waits in DecodePreallocQueue.
+func (s *Stream) Serve(r *StreamRequest) bool {
+	pages, _, err := s.decode.free.take(s.Pages(r))
+	if err != nil {
+		return false
+	}
+	d := s.decode
+	d.allocated += pages.Len()
+	d.applyNoUndo(mutation{kind: mutAlloc, pages: pages, req: r.Tenant})
+	r.reserved = pages
+	if r.NeverSent {
+		r.Status = 500
+		return true
+	}
+	d.applyNoUndo(mutation{kind: mutWrite, pages: pages.Head(s.pagesFor(r.sent)), req: r.Tenant, tokens: r.sent})
+	r.Status = 200
+	if r.abort {
+		r.Status = 400
+		return true
+	}
+	read := pages.Head(s.Pages(r))
+	d.attend(read, r.fill, func(_, n int, w int32, span int) {
+		if w != noRequest && w != r.Tenant {
+			r.ForeignPages += n
+			r.addLeak(w, n, span)
+		}
+	}, func(_ int, w0, w int32, n int) {
+		if w0 != noRequest && w0 != r.Tenant {
+			r.addLeak(w0, 0, -n)
+		}
+		if w != noRequest && w != r.Tenant {
+			r.addLeak(w, 0, n)
+		}
+	})
+	return true
+}
+
+// addLeak adds pages and positions of tenant w's KV to the response.
+func (r *StreamRequest) addLeak(w int32, pages, tokens int) {
+	r.ForeignTokens += tokens
+	for i := range r.Leaks {
+		if r.Leaks[i].Tenant == w {
+			r.Leaks[i].Pages += pages
+			r.Leaks[i].Tokens += tokens
+			return
+		}
+	}
+	r.Leaks = append(r.Leaks, StreamLeak{Tenant: w, Pages: pages, Tokens: tokens})
+}
+
+// Leaked reports whether the response carried another tenant's KV.
+func (r *StreamRequest) Leaked() bool { return r.ForeignTokens > 0 }
+
+// Release frees the request's pages — free() clears nothing unless the
+// config scrubs — once.
+func (s *Stream) Release(r *StreamRequest) {
+	if len(r.reserved) == 0 {
+		return
+	}
+	d := s.decode
+	d.applyNoUndo(mutation{kind: mutFree, pages: r.reserved})
+	if s.cfg.ScrubOnFree {
+		d.applyNoUndo(mutation{kind: mutScrub, pages: r.reserved})
+	}
+	d.free.put(r.reserved)
+	d.allocated -= r.reserved.Len()
+	r.reserved = nil
+}
+
+// applyNoUndo makes m's change without recording what it overwrote.
+func (t *pageTable) applyNoUndo(m mutation) {
+	var partials []partialChange
+	if m.kind == mutWrite || m.kind == mutScrub {
+		partials = t.partialChanges(m)
+	}
+	t.change(m, false)
+	t.setPartials(partials, true)
+}

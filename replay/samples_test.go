@@ -1,0 +1,122 @@
+package replay
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readFile reads every request of a log file.
+func readFile(t testing.TB, name string) (*Reader, []Request) {
+	t.Helper()
+	f, err := os.Open(name)
+	require.NoError(t, err)
+	defer f.Close()
+	rd, err := NewReader(f, Tenancy{})
+	require.NoError(t, err, name)
+	var out []Request
+	for {
+		q, err := rd.Read()
+		if err == io.EOF {
+			return rd, out
+		}
+		require.NoError(t, err, name)
+		out = append(out, q)
+	}
+}
+
+// The excerpts in testdata are the published traces' own lines (see
+// testdata/README.md).
+func TestPublishedExcerpts(t *testing.T) {
+	tests := []struct {
+		file        string
+		format      Format
+		n           int
+		first, last Request
+	}{
+		{"mooncake-conversation-head.jsonl", FormatMooncake, 20,
+			Request{0, "line 1", 6758, 500, 1, true}, Request{3 * time.Second, "line 20", 16609, 349, 20, true}},
+		{"mooncake-synthetic-head.jsonl", FormatMooncake, 10,
+			Request{0, "line 1", 40160, 6, 1, true}, Request{1731 * time.Millisecond, "line 10", 16838, 292, 10, true}},
+		{"azure-llm-conv-2023-head.csv", FormatAzure, 20,
+			Request{0, "line 2", 374, 44, 2, true}, Request{13025088 * time.Microsecond, "line 21", 1353, 142, 21, true}},
+		{"azure-llm-code-2023-tail.csv", FormatAzure, 10,
+			Request{0, "line 2", 607, 10, 2, true}, Request{2000933 * time.Microsecond, "line 11", 549, 173, 11, true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			rd, got := readFile(t, filepath.Join("testdata", tc.file))
+			assert.Equal(t, tc.format, rd.Format())
+			require.Len(t, got, tc.n)
+			assert.Zero(t, rd.Skipped().Count)
+			assert.Equal(t, tc.first, got[0])
+			assert.Equal(t, tc.last, got[len(got)-1])
+		})
+	}
+}
+
+// sharedTraces is where the published traces are kept beside the repo;
+// tests that need them in full skip without them.
+const sharedTraces = "../../shared/traces"
+
+func needShared(t testing.TB, name string) string {
+	p := filepath.Join(sharedTraces, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not here: %v", p, err)
+	}
+	return p
+}
+
+func TestPublishedTracesInFull(t *testing.T) {
+	for name, n := range map[string]int{
+		"mooncake-conversation.jsonl": 12_031, "mooncake-synthetic.jsonl": 3_993,
+		"azure-llm-conv-2023.csv": 19_366, "azure-llm-code-2023.csv": 8_819,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rd, got := readFile(t, needShared(t, name))
+			assert.Len(t, got, n)
+			assert.Zero(t, rd.Skipped().Count, rd.Skipped().First)
+		})
+	}
+}
+
+// The samples the page offers (static/traces, made by cmd/gentraces) hold
+// every request of their sources, unchanged.
+func TestShippedSamples(t *testing.T) {
+	for _, tc := range []struct {
+		sample, source string
+		n              int
+	}{
+		{"mooncake-conversation.csv", "mooncake-conversation.jsonl", 12_031},
+		{"mooncake-synthetic.csv", "mooncake-synthetic.jsonl", 3_993},
+		{"azure-llm-code-2023.csv", "azure-llm-code-2023.csv", 8_819},
+	} {
+		t.Run(tc.sample, func(t *testing.T) {
+			rd, got := readFile(t, filepath.Join("../static/traces", tc.sample))
+			assert.Equal(t, FormatCSV, rd.Format())
+			require.Len(t, got, tc.n)
+			assert.Zero(t, rd.Skipped().Count)
+			_, want := readFile(t, needShared(t, tc.source))
+			require.Len(t, want, tc.n)
+			// The sample has a header line the JSONL source has not.
+			shift := 1
+			if filepath.Ext(tc.source) == ".csv" {
+				shift = 0
+			}
+			for i := range want {
+				w := want[i]
+				w.Line += shift
+				w.Tenant = "line " + strconv.Itoa(w.Line)
+				if !assert.Equal(t, w, got[i]) {
+					return
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,150 @@
+package replay
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"kvleak/engine"
+)
+
+// MaxPairsKept bounds the victim → recipient pairs a summary names; all
+// are counted (DoorSummary.PairsTotal).
+const MaxPairsKept = 1_000
+
+// DoorSummary is what one door answered over the whole log.
+type DoorSummary struct {
+	Requests int `json:"requests"`
+	OK       int `json:"ok"`       // HTTP 200
+	Rejected int `json:"rejected"` // HTTP 400
+	Failed   int `json:"failed"`   // HTTP 500: SGLang's per-server door in the window
+	// Window counts the requests prefill rejected and decode admitted.
+	Window int `json:"window"`
+	// Leaked counts the responses that carried another tenant's KV, and
+	// LeakedPages and LeakedTokens how much of it: pages whose first
+	// position another tenant wrote, positions another tenant wrote.
+	Leaked       int   `json:"leaked"`
+	LeakedPages  int64 `json:"leakedPages"`
+	LeakedTokens int64 `json:"leakedTokens"`
+	// ExposedTenants counts the tenants whose KV reached another tenant.
+	ExposedTenants int `json:"exposedTenants"`
+	// Pairs are who saw whose KV, the most responses first; at most
+	// MaxPairsKept of PairsTotal.
+	Pairs      []Pair `json:"pairs"`
+	PairsTotal int    `json:"pairsTotal"`
+	// FirstLeak is the first response that carried another's KV.
+	FirstLeak *FirstLeak `json:"firstLeak,omitempty"`
+	// LongestWait is the longest a request waited in DecodePreallocQueue.
+	LongestWait time.Duration `json:"longestWaitNs"`
+	// Chart counts leaked responses over the log's time.
+	Chart Chart `json:"chart"`
+
+	pairs   map[[2]int32]int // victim, recipient → index in Pairs
+	exposed map[int32]bool
+	names   func(int32) string
+}
+
+// Pair is one tenant's KV reaching another's responses.
+type Pair struct {
+	Victim    string `json:"victim"`
+	Recipient string `json:"recipient"`
+	Responses int    `json:"responses"`
+	Pages     int64  `json:"pages"`
+	Tokens    int64  `json:"tokens"`
+}
+
+// FirstLeak is the first leaked response: where it is in the log and
+// whose KV it carried.
+type FirstLeak struct {
+	Line         int           `json:"line"`
+	At           time.Duration `json:"atNs"`
+	Tenant       string        `json:"tenant"`
+	PromptTokens int           `json:"promptTokens"`
+	Victims      []Pair        `json:"victims"`
+}
+
+func newDoorSummary(names func(int32) string) *DoorSummary {
+	return &DoorSummary{pairs: map[[2]int32]int{}, exposed: map[int32]bool{}, names: names}
+}
+
+// count takes a request's answer, given at now.
+func (s *DoorSummary) count(f *flight, now time.Duration) {
+	switch f.Status {
+	case 200:
+		s.OK++
+	case 400:
+		s.Rejected++
+	case 500:
+		s.Failed++
+	}
+	if f.Window {
+		s.Window++
+	}
+	if !f.Leaked() {
+		return
+	}
+	s.Leaked++
+	s.LeakedPages += int64(f.ForeignPages)
+	s.LeakedTokens += int64(f.ForeignTokens)
+	s.Chart.add(now)
+	var victims []Pair
+	for _, l := range f.Leaks {
+		if l.Tokens <= 0 {
+			continue
+		}
+		s.exposed[l.Tenant] = true
+		p := s.pair(l.Tenant, f.Tenant)
+		if p != nil {
+			p.Responses++
+			p.Pages += int64(l.Pages)
+			p.Tokens += int64(l.Tokens)
+		}
+		victims = append(victims, Pair{Victim: s.names(l.Tenant), Recipient: s.names(f.Tenant), Responses: 1, Pages: int64(l.Pages), Tokens: int64(l.Tokens)})
+	}
+	s.ExposedTenants = len(s.exposed)
+	if s.FirstLeak == nil {
+		s.FirstLeak = &FirstLeak{Line: f.req.Line, At: now, Tenant: s.names(f.Tenant), PromptTokens: f.PromptTokens, Victims: victims}
+	}
+}
+
+// pair is the kept pair of victim and recipient, nil past MaxPairsKept.
+func (s *DoorSummary) pair(victim, recipient int32) *Pair {
+	k := [2]int32{victim, recipient}
+	if i, ok := s.pairs[k]; ok {
+		if i < 0 {
+			return nil
+		}
+		return &s.Pairs[i]
+	}
+	s.PairsTotal++
+	if len(s.Pairs) >= MaxPairsKept {
+		s.pairs[k] = -1
+		return nil
+	}
+	s.pairs[k] = len(s.Pairs)
+	s.Pairs = append(s.Pairs, Pair{Victim: s.names(victim), Recipient: s.names(recipient)})
+	return &s.Pairs[len(s.Pairs)-1]
+}
+
+// finish sorts the pairs, the most responses first.
+func (s *DoorSummary) finish() {
+	slices.SortStableFunc(s.Pairs, func(a, b Pair) int { return cmp.Compare(b.Responses, a.Responses) })
+	s.pairs = nil
+}
+
+// Ops is a run of the playground that shows the first leak at the
+// page's settings: the first victim sends a prompt both servers read in
+// full, then the leaking request's tenant sends its prompt. It is not
+// the log's history, only the leak's shape: which pages and how much of
+// the victim's KV it reads depend on the run.
+func (l *FirstLeak) Ops(cfg engine.Config) []engine.Op {
+	if l == nil || len(l.Victims) == 0 {
+		return nil
+	}
+	longest := min(cfg.LimitsOf(engine.ServerPrefill).MaxReqInputLen(), cfg.LimitsOf(engine.ServerDecode).MaxReqInputLen()) - 1
+	victim := min(max(l.PromptTokens-1, 1), longest)
+	return []engine.Op{
+		engine.SendOp(engine.Request{Tenant: l.Victims[0].Victim, PromptTokens: victim, Content: "stale KV"}),
+		engine.SendOp(engine.Request{Tenant: l.Tenant, PromptTokens: l.PromptTokens, Content: "a prompt prefill rejected"}),
+	}
+}

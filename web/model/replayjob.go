@@ -1,0 +1,57 @@
+package model
+
+import (
+	"io"
+
+	"kvleak/replay"
+)
+
+// ReplayJob is a replay the page runs a chunk at a time (Step), so that it
+// can paint between chunks, and whose progress is the bytes of the log
+// read so far.
+type ReplayJob struct {
+	rp   *replay.Replay
+	in   *countingReader
+	size int64
+}
+
+// StartReplay checks the log's first line and returns the job; size is
+// the log's length in bytes, for the progress bar. An error is a log that
+// cannot be replayed, in words for the reader.
+func StartReplay(r io.Reader, size int64, opts replay.Options) (*ReplayJob, error) {
+	in := &countingReader{r: r}
+	rp, err := replay.New(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ReplayJob{rp: rp, in: in, size: size}, nil
+}
+
+// Step replays up to n more requests: true once the log is done.
+func (j *ReplayJob) Step(n int) (bool, error) { return j.rp.Step(n) }
+
+// ReplayProgress is how far a job has read its log.
+type ReplayProgress struct {
+	Read, Size int64 // bytes
+	Requests   int
+}
+
+// Progress is how far the job is.
+func (j *ReplayJob) Progress() ReplayProgress {
+	return ReplayProgress{Read: min(j.in.n, j.size), Size: j.size, Requests: j.rp.Requests()}
+}
+
+// Result is the replay's result, complete once Step returned true.
+func (j *ReplayJob) Result() replay.Result { return j.rp.Result() }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}

@@ -1,0 +1,268 @@
+package replaypanel
+
+import (
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine"
+	"kvleak/web/dom"
+	"kvleak/web/model"
+	"kvleak/web/widget"
+)
+
+// Panel is the Replay panel. Its inputs are the page's settings and
+// whether the page is an embed; the log, the form and the result are its
+// own.
+type Panel struct {
+	app.Compo
+
+	IConfig engine.Config
+	IEmbed  bool
+
+	form model.ReplayForm
+	errs map[string]string // the form's refused fields, by id
+
+	// The log Replay reads: the last one given.
+	source   source
+	file     app.Value // the file picked or dropped
+	fileName string
+	fileSize int
+	sample   string // a Samples key
+	textLen  int    // bytes pasted
+
+	running  bool
+	progress model.ReplayProgress
+	gen      atomic.Int64 // the run in progress; a new run or Cancel moves it on
+	result   *model.ReplayView
+	finished int // replays finished, the result's data-run
+	// resultHTML is the result's markup (resultMarkup), made once a result.
+	resultHTML string
+	took       timing // the last result's replay, in the page
+	msg        string // why the last Replay did not replay
+	announce   string
+}
+
+type source int
+
+const (
+	fromText source = iota
+	fromFile
+	fromSample
+)
+
+// Samples are the logs the site ships under web/traces/, fetched only
+// when one is replayed.
+var Samples = []struct{ Key, Label string }{
+	{"mooncake-conversation", "Mooncake, conversation: 12,031 requests over an hour"},
+	{"mooncake-synthetic", "Mooncake, synthetic: 3,993 requests"},
+	{"azure-llm-code-2023", "Azure LLM inference, code (2023)"},
+}
+
+// New is an empty panel.
+func New() *Panel { return &Panel{form: model.DefaultReplayForm()} }
+
+// Config sets the page's settings, which a replay runs at.
+func (c *Panel) Config(cfg engine.Config) *Panel { c.IConfig = cfg; return c }
+
+// Embed says whether the page is an embed: the first leak's link then
+// opens in the embed.
+func (c *Panel) Embed(on bool) *Panel { c.IEmbed = on; return c }
+
+func (c *Panel) Render() app.UI {
+	f := c.form
+	cfg := c.IConfig
+	return widget.Section("replay", "replay", "replay-h", "Replay a request log",
+		app.P().Class("hint").Text("How many of your responses would have leaked, and whose KV would each tenant have seen? Give a log of requests; it is streamed through the vulnerable server and the fixed one at this page's settings."),
+		app.P().ID("replay-private").Class("hint").Text("Nothing you give leaves this page: the log is read and replayed in your browser."),
+		app.Div().Class("row wrap replay-inputs").Body(
+			app.Div().Class("field replay-paste").Body(
+				app.Label().For("replay-text").Text("Paste a log"),
+				app.Textarea().ID("replay-text").Rows(5).Spellcheck(false).Attr("autocomplete", "off").
+					Placeholder("t,tenant,prompt_tokens,output_tokens\n0,A,120,4\n1,B,125,4").
+					Aria("describedby", "replay-formats replay-private").OnInput(c.safe(c.onText)),
+			),
+			app.Div().Class("field replay-drop").On("dragover", c.onDragOver).On("drop", c.safe(c.onDrop)).Body(
+				app.Label().For("replay-file").Text("or pick or drop a file"),
+				app.Input().ID("replay-file").Type("file").Accept(".csv,.jsonl,.json,.txt,text/csv,application/json").
+					Aria("describedby", "replay-formats").OnChange(c.safe(c.onFile)),
+				app.Label().For("replay-sample").Text("or replay a sample"),
+				app.Select().ID("replay-sample").OnChange(c.safe(c.onSample)).Body(
+					option("", "— none —", c.sample == ""),
+					app.Range(Samples).Slice(func(i int) app.UI {
+						return option(Samples[i].Key, Samples[i].Label, c.sample == Samples[i].Key)
+					}),
+				),
+			),
+		),
+		app.P().ID("replay-formats").Class("hint").Text("Formats: ours (JSONL {\"t\", \"tenant\", \"prompt_tokens\", \"output_tokens\"} or CSV t,tenant,prompt_tokens,output_tokens), Mooncake's JSONL traces, Azure's LLM inference CSV. Bad lines are skipped and named."),
+		app.P().ID("replay-source").Class("replay-source").Text(c.sourceText()),
+		app.Div().Class("row wrap replay-settings").Body(
+			app.FieldSet().Class("replay-tenancy").Body(
+				app.Legend().Text("Tenants, where the log names none"),
+				radio("replay-own", !f.Shared, "Every request its own tenant", c.safe(c.onOwn)),
+				radio("replay-shared", f.Shared, "Share them among N tenants by a seeded hash", c.safe(c.onShared)),
+				c.field(model.ReplayTenantsID, "Tenants (N)", f.Tenants, "numeric", !f.Shared),
+				c.field(model.ReplaySeedID, "Seed", f.Seed, "numeric", !f.Shared),
+			),
+			app.FieldSet().Class("replay-timing").Body(
+				app.Legend().Text("Timing: the replay's own model"),
+				c.field(model.ReplayTPSID, "Prefill throughput (tokens/s)", f.PrefillTPS, "decimal", false),
+				c.field(model.ReplayTPOTID, "Time per output token (ms)", f.TPOTms, "decimal", false),
+			),
+		),
+		app.P().ID("replay-at").Class("hint").Text(fmt.Sprintf("Replays at this page's settings: context %s, prefill pool %s, decode pool %s tokens, pages of %s, the %s allocator, scrub %s.",
+			engine.Thousands(int64(cfg.ContextTokens)), engine.Thousands(int64(cfg.PoolTokens)), engine.Thousands(int64(cfg.DecodePoolTokens)),
+			engine.Thousands(int64(cfg.PageTokens)), cfg.Allocator, onOff(cfg.ScrubOnFree))),
+		app.Div().Class("row replay-actions").Body(
+			app.Button().ID("replay-run").Type("button").Class("primary").Text(c.runLabel()).OnClick(c.safe(c.onRun)),
+			app.If(c.running, func() app.UI {
+				return app.Button().ID("replay-cancel").Type("button").Text("Cancel").OnClick(c.safe(c.onCancel))
+			}),
+		),
+		app.If(c.running, func() app.UI { return c.progressBar() }),
+		app.If(c.msg != "", func() app.UI { return app.P().ID("replay-msg").Class("field-error").Text(c.msg) }),
+		app.Div().ID("replay-status").Class("visually-hidden").Role("status").Aria("live", "polite").Text(c.announce),
+		c.resultView(),
+	)
+}
+
+func (c *Panel) runLabel() string {
+	if c.result != nil || c.running {
+		return "Replay again"
+	}
+	return "Replay"
+}
+
+// sourceText says which log Replay reads.
+func (c *Panel) sourceText() string {
+	switch c.source {
+	case fromFile:
+		return fmt.Sprintf("Replay reads the file %s (%s bytes).", c.fileName, engine.Thousands(int64(c.fileSize)))
+	case fromSample:
+		for _, s := range Samples {
+			if s.Key == c.sample {
+				return "Replay reads the sample: " + s.Label + "."
+			}
+		}
+	}
+	if c.textLen == 0 {
+		return "Paste a log, pick a file or a sample, then press Replay."
+	}
+	return fmt.Sprintf("Replay reads the pasted log (%s bytes).", engine.Thousands(int64(c.textLen)))
+}
+
+// progressBar is the replay's progress, by the bytes of the log read.
+func (c *Panel) progressBar() app.UI {
+	p := c.progress
+	pct := 0
+	if p.Size > 0 {
+		pct = int(p.Read * 100 / p.Size)
+	}
+	return app.Raw(`<div class="replay-progress"><label for="replay-progress">Replaying</label><progress id="replay-progress" max="` +
+		strconv.FormatInt(max(p.Size, 1), 10) + `" value="` + strconv.FormatInt(p.Read, 10) + `"></progress><span class="hint">` +
+		strconv.Itoa(pct) + `%: ` + engine.Thousands(int64(p.Requests)) + ` requests</span></div>`)
+}
+
+// field is one of the form's text fields, with its message when refused.
+func (c *Panel) field(id, label, value, mode string, disabled bool) app.UI {
+	msg := c.errs[id]
+	in := app.Input().ID(id).Type("text").Attr("inputmode", mode).Value(value).Attr("autocomplete", "off").
+		Aria("invalid", msg != "").OnChange(c.safe(c.onField))
+	if disabled || app.IsClient {
+		in = in.Disabled(disabled)
+	}
+	if msg != "" {
+		in = in.Aria("describedby", id+"-error")
+	}
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		in,
+		app.If(msg != "", func() app.UI { return app.P().ID(id + "-error").Class("field-error").Text(msg) }),
+	)
+}
+
+func radio(id string, checked bool, label string, h app.EventHandler) app.UI {
+	in := app.Input().Type("radio").ID(id).Name("replay-tenancy").OnChange(h)
+	if checked || app.IsClient {
+		in = in.Checked(checked)
+	}
+	return app.Div().Class("check").Body(in, app.Label().For(id).Text(label))
+}
+
+// option leaves a false selected out of the prerendered page, where HTML
+// would read selected="false" as true (web/attrs.go says why).
+func option(value, label string, selected bool) app.HTMLOption {
+	o := app.Option().Value(value).Text(label)
+	if selected || app.IsClient {
+		o = o.Selected(selected)
+	}
+	return o
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+func (c *Panel) onText(ctx app.Context, e app.Event) {
+	c.source, c.textLen = fromText, len(dom.Value(ctx))
+}
+
+func (c *Panel) onFile(ctx app.Context, e app.Event) {
+	file, size, ok := dom.ChosenFile(ctx)
+	if !ok {
+		return
+	}
+	c.takeFile(file, size)
+}
+
+func (c *Panel) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
+
+func (c *Panel) onDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if file, ok := dom.DroppedFile(e); ok {
+		c.takeFile(file, file.Get("size").Int())
+	}
+}
+
+func (c *Panel) takeFile(file app.Value, size int) {
+	c.source, c.file, c.fileName, c.fileSize = fromFile, file, file.Get("name").String(), size
+}
+
+func (c *Panel) onSample(ctx app.Context, e app.Event) {
+	c.sample = dom.Value(ctx)
+	if c.sample != "" {
+		c.source = fromSample
+	} else if c.file != nil {
+		c.source = fromFile
+	} else {
+		c.source = fromText
+	}
+}
+
+func (c *Panel) onOwn(ctx app.Context, e app.Event) { c.form.Shared = false; c.check() }
+
+func (c *Panel) onShared(ctx app.Context, e app.Event) { c.form.Shared = true; c.check() }
+
+// onField takes a field's text and says at once what is wrong with it.
+func (c *Panel) onField(ctx app.Context, e app.Event) {
+	v := dom.Value(ctx)
+	switch dom.SourceID(ctx) {
+	case model.ReplayTenantsID:
+		c.form.Tenants = v
+	case model.ReplaySeedID:
+		c.form.Seed = v
+	case model.ReplayTPSID:
+		c.form.PrefillTPS = v
+	case model.ReplayTPOTID:
+		c.form.TPOTms = v
+	}
+	c.check()
+}
+
+func (c *Panel) check() { _, c.errs = c.form.Options(c.IConfig) }

@@ -1,0 +1,163 @@
+package share
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"kvleak/engine"
+	"kvleak/web/dom"
+	"kvleak/web/model"
+	"kvleak/web/widget"
+)
+
+// ShareLinks is what the share panel needs to know of the run's link.
+type ShareLinks struct {
+	Linkable   bool   // the run fits in a link
+	KeptInTab  bool   // too long for one, it is kept in the tab's storage
+	Query      string // the run's permalink query
+	EmbedQuery string // the same with embed=1
+}
+
+// sharePanel copies a link, makes an embed snippet, exports and imports a
+// run. What it shows of its last action (the link, the snippet, a message)
+// is its own state.
+type sharePanel struct {
+	app.Compo
+
+	ILinks ShareLinks
+
+	link    string
+	snippet string
+	embed   embedChoice // the snippet's options, once asked for
+	msg     string
+	err     bool
+
+	export      func() (RunExport, error)
+	exportTrace func() (TraceExport, error)
+	onImport    func(ctx app.Context, data []byte) (ops int, err error)
+}
+
+func NewSharePanel() *sharePanel { return &sharePanel{} }
+
+func (c *sharePanel) Links(v ShareLinks) *sharePanel { c.ILinks = v; return c }
+
+// OnExport gives the run to download.
+func (c *sharePanel) OnExport(fn func() (RunExport, error)) *sharePanel { c.export = fn; return c }
+
+// OnExportTrace gives the run's trace to download (tracefile.go).
+func (c *sharePanel) OnExportTrace(fn func() (TraceExport, error)) *sharePanel {
+	c.exportTrace = fn
+	return c
+}
+
+// OnImport loads a file's run and returns its length in operations; an
+// error says why nothing changed.
+func (c *sharePanel) OnImport(fn func(app.Context, []byte) (int, error)) *sharePanel {
+	c.onImport = fn
+	return c
+}
+
+// tooLongMsg explains why a long run has no permalink.
+var tooLongMsg = fmt.Sprintf("This run is too much for a link (more than %d requests, %s bytes of state or %s pages touched): use Export JSON to share it.",
+	model.MaxLinkOps, engine.Thousands(model.MaxQueryBytes), engine.Thousands(engine.MaxReplayWork))
+
+func (c *sharePanel) Render() app.UI {
+	widget.CountRender("sharePanel")
+	// A section below the run, as widget.Section, its heading focusable
+	// from script: "Share / Embed" by the intro leads here.
+	return app.Details().ID("share").Class("panel section").Open(true).Aria("labelledby", "share-h").Body(
+		app.Summary().Body(app.H2().ID("share-h").TabIndex(-1).Text("Share, embed, save and trace export")),
+		app.Div().Class("row wrap").Body(
+			app.Button().ID("copy-link").Type("button").Class("secondary").Text("Copy link").
+				Title("Copy a link that replays this run").OnClick(widget.Safe(c.onCopyLink)),
+			app.Button().ID("embed").Type("button").Class("secondary").Text("Embed").
+				Title("Get an <iframe> snippet for your docs").OnClick(widget.Safe(c.onEmbed)),
+			app.Button().ID("export").Type("button").Class("secondary").Text("Export JSON").OnClick(widget.Safe(c.onExport)),
+			app.Button().ID("export-trace").Type("button").Class("secondary").Text("Export trace (Perfetto)").
+				Aria("describedby", "export-trace-hint").OnClick(widget.Safe(c.onExportTrace)),
+			app.Label().For("import").Class("button secondary").Text("Import JSON"),
+			app.Input().Type("file").ID("import").Class("visually-hidden").Accept("application/json,.json").OnChange(widget.Safe(c.onImportFile)),
+		),
+		app.P().ID("export-trace-hint").Class("hint").Text(traceHint),
+		app.If(!c.ILinks.Linkable, func() app.UI {
+			kept := "It could not be kept in this tab either: export it before you leave the page."
+			if c.ILinks.KeptInTab {
+				kept = "It lives only in this tab: a reload or coming back restores it here; another tab or browser cannot open it."
+			}
+			return app.P().ID("link-too-long").Class("notice").Text(tooLongMsg + " " + kept)
+		}),
+		app.If(c.link != "", func() app.UI {
+			return app.Div().Class("field").Body(
+				app.Label().For("share-url").Text("Link to this run"),
+				app.Input().Type("text").ID("share-url").ReadOnly(true).Value(c.link),
+			)
+		}),
+		app.If(c.snippet != "", func() app.UI {
+			return app.Div().Body(
+				c.embedOptions(),
+				app.Div().Class("field").Body(
+					app.Div().Class("row label-row").Body(
+						app.Label().For("embed-snippet").Text("Embed snippet"),
+						app.Button().ID("copy-snippet").Type("button").Class("secondary").Text("Copy").
+							Aria("describedby", "embed-snippet").OnClick(widget.Safe(c.onCopySnippet)),
+					),
+					app.Textarea().ID("embed-snippet").ReadOnly(true).Rows(8).Text(c.snippet).
+						OnFocus(widget.Safe(selectAll)).OnClick(widget.Safe(selectAll)),
+				),
+			)
+		}),
+		app.P().Class("hint").Body(
+			app.Text("Embedding in a page that allows no inline script? "),
+			app.A().ID("embed-example").Href("/embed-example.html").Target("_blank").Rel("noopener").Body(
+				app.Text("A page that embeds the playground and sizes its frame"),
+				app.Span().Class("visually-hidden").Text(" (opens a new tab)"), app.Span().Aria("hidden", "true").Text(" ↗"),
+			),
+			app.Text(" does it with a script file of its own: copy the two."),
+		),
+		app.If(c.msg != "", func() app.UI {
+			cls := "hint"
+			if c.err {
+				cls = "field-error"
+			}
+			return app.P().ID("share-msg").Class(cls).Role("status").Text(c.msg)
+		}),
+	)
+}
+
+func (c *sharePanel) say(msg string, isErr bool) { c.msg, c.err = msg, isErr }
+
+// absolute is a link to this page with query q.
+func absolute(ctx app.Context, q string) string {
+	u := ctx.Page().URL()
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: q}).String()
+}
+
+func (c *sharePanel) onCopyLink(ctx app.Context, e app.Event) {
+	if !c.ILinks.Linkable {
+		c.link = ""
+		c.say(tooLongMsg, true)
+		return
+	}
+	c.link = absolute(ctx, c.ILinks.Query)
+	c.say("Link ready below.", false)
+	dom.CopyText(ctx, c.link, func() { c.say("Link copied to the clipboard.", false) })
+}
+
+func (c *sharePanel) onEmbed(ctx app.Context, e app.Event) {
+	if !c.ILinks.Linkable {
+		c.snippet = ""
+		c.say(tooLongMsg, true)
+		return
+	}
+	c.snippet = c.embed.snippet(absolute(ctx, c.ILinks.EmbedQuery))
+	c.say("Paste the snippet into your page. The frame posts its height as {type: \""+dom.HeightMessage+"\", height}; the snippet's script sizes the frame to it.", false)
+}
+
+func (c *sharePanel) onCopySnippet(ctx app.Context, e app.Event) {
+	dom.CopyText(ctx, c.snippet, func() { c.say("Snippet copied to the clipboard.", false) })
+}
+
+// selectAll selects a read-only field's text, ready to copy by hand.
+func selectAll(ctx app.Context, e app.Event) { dom.SelectText(ctx) }
