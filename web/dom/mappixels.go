@@ -2,6 +2,7 @@ package dom
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"kvleak/engine"
 	"kvleak/web/model"
@@ -37,12 +38,12 @@ var mapRank = [4]int{engine.MapFree: 0, engine.MapStale: 1, engine.MapAllocated:
 
 // mapColours is a palette as one pixel for each page-map byte, on each
 // square of the stale pages' checkerboard ([0] where x+y is even): RGBA
-// packed as ImageData holds it, so that a pixel costs one look-up and one
+// packed as ImageData holds it (words), so that a pixel costs one look-up and one
 // store, not a switch per page.
 type mapColours [2][256]uint32
 
 func (pal mapPalette) colours() *mapColours {
-	pack := func(c rgb) uint32 { return uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | 0xff<<24 }
+	pack := func(c rgb) uint32 { return binary.NativeEndian.Uint32([]byte{c[0], c[1], c[2], 0xff}) }
 	var t mapColours
 	for b := range 256 {
 		tenant := pack(pal.tenants[(b>>engine.MapOwnerShift+7)%8])
@@ -71,10 +72,11 @@ func mapPixels(dst []byte, v model.PoolMapView, pal mapPalette) []byte {
 		dst = make([]byte, 4*n)
 	}
 	dst = dst[:4*n]
+	px := words(dst)
 	tab := pal.colours()
 	for y := range v.Height {
 		lo := y * v.Width
-		row := dst[4*lo : 4*(lo+v.Width)]
+		row := px[lo : lo+v.Width]
 		on, off := &tab[y&1], &tab[(y+1)&1] // the squares where x is even, odd
 		if v.PerPixel > 1 {
 			for x := range v.Width {
@@ -82,22 +84,21 @@ func mapPixels(dst []byte, v model.PoolMapView, pal mapPalette) []byte {
 				if x&1 == 1 {
 					sq = off
 				}
-				binary.LittleEndian.PutUint32(row[4*x:], sq[foldPixel(v.Map, (lo+x)*v.PerPixel, v.PerPixel)])
+				row[x] = sq[foldPixel(v.Map, (lo+x)*v.PerPixel, v.PerPixel)]
 			}
 			continue
 		}
 		pages := v.Map[min(lo, len(v.Map)):min(lo+v.Width, len(v.Map))]
 		x := 0
 		for ; x+1 < len(pages); x += 2 { // two pixels a turn: one of each square
-			binary.LittleEndian.PutUint32(row[4*x:], on[pages[x]])
-			binary.LittleEndian.PutUint32(row[4*x+4:], off[pages[x+1]])
+			row[x], row[x+1] = on[pages[x]], off[pages[x+1]]
 		}
 		if x < len(pages) {
-			binary.LittleEndian.PutUint32(row[4*x:], on[pages[x]])
+			row[x] = on[pages[x]]
 			x++
 		}
 		for ; x < v.Width; x++ { // past the pool's last page
-			binary.LittleEndian.PutUint32(row[4*x:], on[engine.MapFree])
+			row[x] = on[engine.MapFree]
 		}
 	}
 	return dst
@@ -124,12 +125,12 @@ func repaint(px []byte, drawn int, was mapPalette, v model.PoolMapView, pal mapP
 		px = mapPixels(px, v, pal)
 		return px, [2]int{0, len(px)}
 	}
-	tab := pal.colours()
+	tab, words := pal.colours(), words(px)
 	dirty = [2]int{len(px), 0}
 	v.Changed.Each(func(id int) bool {
 		if id < len(v.Map) {
 			x, y := id%v.Width, id/v.Width
-			binary.LittleEndian.PutUint32(px[4*id:], tab[(x+y)&1][v.Map[id]])
+			words[id] = tab[(x+y)&1][v.Map[id]]
 			dirty = [2]int{min(dirty[0], 4*id), max(dirty[1], 4*id+4)}
 		}
 		return true
@@ -138,4 +139,16 @@ func repaint(px []byte, drawn int, was mapPalette, v model.PoolMapView, pal mapP
 		dirty = [2]int{}
 	}
 	return px, dirty
+}
+
+// words is RGBA pixels as one word each (in the machine's byte order, as
+// colours packs them), in place: a pixel is one store, not a call, as
+// binary.LittleEndian.PutUint32 is in the wasm, built without inlining —
+// a call a pixel was most of a full drawing's time (docs/performance.md).
+// len(b) is a multiple of 4.
+func words(b []byte) []uint32 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
 }
