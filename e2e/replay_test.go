@@ -130,6 +130,21 @@ func TestReplayMooncakeHour(t *testing.T) {
 	assert.Contains(t, href, "ctx=131072&pool=100000&dpool=131072&page=64")
 }
 
+// A sample picked and then put back to "none" leaves the pasted log to be
+// replayed, and no sample is fetched (go-app writes the none option
+// without its empty value, so the browser sends its text).
+func TestReplaySampleBackToNone(t *testing.T) {
+	b := openPlayground(t)
+	setValueOnly(b, "#replay-text", replayDemoLog)
+	setField(b, "#replay-sample", "azure-llm-code-2023")
+	waitFor(b, "the sample as the log", `document.querySelector("#replay-source").textContent.includes("Azure")`)
+	b.Do(evalVoid(`(s => { s.selectedIndex = 0; s.dispatchEvent(new Event("change", {bubbles: true})); })(document.querySelector("#replay-sample"))`))
+	waitFor(b, "the pasted log as the log", `!document.querySelector("#replay-source").textContent.includes("Azure")`)
+	runReplay(b, uiTimeout)
+	assert.Equal(t, replayData{Requests: 2, Leaked: 1, ExposedTenants: 1, FixedLeaked: 0, FixedRejected: 1}, readReplay(b))
+	assert.False(t, evalJS[bool](b, `performance.getEntriesByType("resource").some(e => e.name.includes("/traces/"))`), "no sample fetched")
+}
+
 // A bad log, and a bad setting, say what is wrong and change nothing: the
 // last result stays as it was.
 func TestReplayRefusesBadInput(t *testing.T) {

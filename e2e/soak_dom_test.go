@@ -104,15 +104,15 @@ func (w *walker) focus(sel string, n uint64) (string, error) {
 	})()`, jsPick, jsLit(sel), pickN(n)))
 }
 
-// upload puts a file into the #import input by the element's JavaScript
-// handle: chromedp's node queries lose the page after a back-forward cache
-// restore and wait forever.
-func (w *walker) upload(path string) (bool, error) {
+// upload puts a file into the file input of that id by the element's
+// JavaScript handle: chromedp's node queries lose the page after a
+// back-forward cache restore and wait forever.
+func (w *walker) upload(id, path string) (bool, error) {
 	ctx, cancel := context.WithTimeout(w.b.ctx, answerTimeout)
 	defer cancel()
-	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("import")`})
+	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById(` + jsLit(id) + `)`})
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
-		return false, err // no #import (embed mode)
+		return false, err // no such input (embed mode)
 	}
 	defer chromedp.Call(ctx, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
 	_, err = chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: []string{path}, ObjectID: res.Result.ObjectID})

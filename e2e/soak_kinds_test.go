@@ -25,7 +25,7 @@ var (
 	soakSelects      = []string{"#preset", "#mode", "#cancel", "#tenant", "#end-early"}
 	soakButtons      = []string{"#send", "#send", "#reset", "#add-tenant", "#rename", "#step-back", "#play",
 		"#step-next", "#table-toggle", "#compare-toggle", "#zoom-out", "#copy-link", "#embed", "#export",
-		"#log-latest", "#banner button", "#scrub"}
+		"#log-latest", "#banner button", "#scrub", "#replay-run", "#replay-cancel"}
 	soakGridKeys = []string{kb.ArrowLeft, kb.ArrowRight, kb.ArrowUp, kb.ArrowDown, kb.Home, kb.End, kb.Enter, " "}
 )
 
@@ -89,12 +89,18 @@ var soakKinds = []soakKind{
 		return keyName(k) + " " + desc, w.do(chromedp.KeyEvent(k))
 	}},
 	{name: "import", weight: 3, do: func(w *walker, a, b uint64) (string, error) {
-		f := pickOf(w.files, a)
-		ok, err := w.upload(f)
-		if !ok {
-			return "(none)", err
+		return w.uploadOf("import", w.files, a)
+	}},
+	{name: "replay-log", weight: 3, do: func(w *walker, a, b uint64) (string, error) {
+		desc, err := w.setValue("#replay-text", 0, pickOf(soakLogs, a), 0, b%5 != 0)
+		if err != nil || desc == "(none)" || b%3 == 0 {
+			return desc, err
 		}
-		return filepath.Base(f), err
+		run, err := w.click("#replay-run", 0, false)
+		return desc + ", " + run, err
+	}},
+	{name: "replay-file", weight: 1, do: func(w *walker, a, b uint64) (string, error) {
+		return w.uploadOf("replay-file", w.logFiles, a)
 	}},
 	{name: "dom-click", weight: 8, do: func(w *walker, a, b uint64) (string, error) {
 		return w.click(soakClickables, a, b%3 == 0)
@@ -128,6 +134,16 @@ var soakKinds = []soakKind{
 	{name: "reload", weight: 1, navigates: true, do: func(w *walker, a, b uint64) (string, error) {
 		return "", w.reload()
 	}},
+}
+
+// uploadOf puts the n-th of files into the file input of that id.
+func (w *walker) uploadOf(id string, files []string, n uint64) (string, error) {
+	f := pickOf(files, n)
+	ok, err := w.upload(id, f)
+	if !ok {
+		return "(none)", err
+	}
+	return "#" + id + " " + filepath.Base(f), err
 }
 
 // typeInto types a short value into a field with real keys, then leaves it

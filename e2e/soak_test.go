@@ -29,7 +29,7 @@ func TestSoak(t *testing.T) {
 
 	url := serveSite(t)
 	b := newBrowser(t)
-	w := &walker{b: b, base: strings.TrimSuffix(url, "/") + "/", files: soakFiles(t), panics: watchPanics(b)}
+	w := &walker{b: b, base: strings.TrimSuffix(url, "/") + "/", files: soakFiles(t), logFiles: soakLogFiles(t), panics: watchPanics(b)}
 	b.Open(url)
 
 	start := time.Now()

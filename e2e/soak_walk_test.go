@@ -42,12 +42,13 @@ func soakPlan(seed uint64, n int) []soakStep {
 
 // walker runs a plan against the page.
 type walker struct {
-	b      *browser
-	base   string   // the app's URL, without a query
-	files  []string // for #import
-	panics *panicWatch
-	trace  []string
-	navs   int // the last mark of a document (see mark)
+	b        *browser
+	base     string   // the app's URL, without a query
+	files    []string // for #import
+	logFiles []string // for #replay-file
+	panics   *panicWatch
+	trace    []string
+	navs     int // the last mark of a document (see mark)
 }
 
 // answerTimeout bounds one command to the page: a page that does not

@@ -234,8 +234,11 @@ func (c *Panel) takeFile(file app.Value, size int) {
 	c.source, c.file, c.fileName, c.fileSize = fromFile, file, file.Get("name").String(), size
 }
 
+// onSample takes a sample by its key; any other value is "none" — such as
+// the none option's, which arrives as its text: go-app drops the empty
+// value attribute.
 func (c *Panel) onSample(ctx app.Context, e app.Event) {
-	c.sample = dom.Value(ctx)
+	c.sample = sampleKey(dom.Value(ctx))
 	if c.sample != "" {
 		c.source = fromSample
 	} else if c.file != nil {
@@ -243,6 +246,16 @@ func (c *Panel) onSample(ctx app.Context, e app.Event) {
 	} else {
 		c.source = fromText
 	}
+}
+
+// sampleKey is v if it is a sample's key, else "".
+func sampleKey(v string) string {
+	for _, s := range Samples {
+		if s.Key == v {
+			return v
+		}
+	}
+	return ""
 }
 
 func (c *Panel) onOwn(ctx app.Context, e app.Event) { c.form.Shared = false; c.check() }
