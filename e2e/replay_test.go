@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/internal/jsonlite"
 	"kvleak/replay"
 )
 
@@ -143,6 +145,24 @@ func TestReplaySampleBackToNone(t *testing.T) {
 	runReplay(b, uiTimeout)
 	assert.Equal(t, replayData{Requests: 2, Leaked: 1, ExposedTenants: 1, FixedLeaked: 0, FixedRejected: 1}, readReplay(b))
 	assert.False(t, evalJS[bool](b, `performance.getEntriesByType("resource").some(e => e.name.includes("/traces/"))`), "no sample fetched")
+}
+
+// A log line of JSON nested as deep as the reader takes, or deeper, is
+// read or skipped with a message; the page lives (the random walk found a
+// line 5,000 levels deep overflowing the browser's stack).
+func TestReplayDeeplyNestedLine(t *testing.T) {
+	b := openPlayground(t)
+	for _, depth := range []int{jsonlite.MaxDepth - 1, 5000} {
+		line := `{"t": 1, "tenant": "B", "prompt_tokens": 125, "output_tokens": 4, "x": ` + strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth) + "}"
+		setValueOnly(b, "#replay-text", `{"t": 0, "tenant": "A", "prompt_tokens": 120, "output_tokens": 4}`+"\n"+line+"\n")
+		runReplay(b, uiTimeout)
+		want := replayData{Requests: 2, Leaked: 1, ExposedTenants: 1, FixedRejected: 1}
+		if depth > jsonlite.MaxDepth {
+			want = replayData{Requests: 1, Skipped: 1}
+			assert.Contains(t, textOf(b, "#replay-skipped"), "levels deep", "depth %d", depth)
+		}
+		assert.Equal(t, want, readReplay(b), "depth %d", depth)
+	}
 }
 
 // A bad log, and a bad setting, say what is wrong and change nothing: the

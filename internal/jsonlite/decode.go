@@ -255,8 +255,8 @@ func (d *decoder) number() (string, error) {
 
 // nest counts one more level of objects and arrays.
 func (d *decoder) nest() error {
-	if d.depth++; d.depth > maxDepth {
-		return fmt.Errorf("at byte %d: the JSON nests more than %d levels deep", d.off+1, maxDepth)
+	if d.depth++; d.depth > MaxDepth {
+		return fmt.Errorf("at byte %d: the JSON nests more than %d levels deep", d.off+1, MaxDepth)
 	}
 	return nil
 }

@@ -46,9 +46,12 @@ type encoder struct {
 	depth int
 }
 
-// maxDepth is how deep a value may nest, encoding/json's limit for
-// decoding; encoding a pointer cycle stops here instead of overflowing.
-const maxDepth = 10000
+// MaxDepth is how deep a value may nest. encoding/json allows 10,000 levels
+// when decoding, but in the browser the wasm's stack is the JavaScript
+// engine's, and a replay's log line 5,000 levels deep overflowed it and
+// killed the page; no document read here nests more than a few levels.
+// Encoding a pointer cycle stops here too instead of overflowing.
+const MaxDepth = 1000
 
 func (e *encoder) value(v reflect.Value) error {
 	if !v.IsValid() {
@@ -101,8 +104,8 @@ func (e *encoder) value(v reflect.Value) error {
 }
 
 func (e *encoder) nested(v reflect.Value, write func(reflect.Value) error) error {
-	if e.depth++; e.depth > maxDepth {
-		return fmt.Errorf("jsonlite: %s nests more than %d levels deep", v.Type(), maxDepth)
+	if e.depth++; e.depth > MaxDepth {
+		return fmt.Errorf("jsonlite: %s nests more than %d levels deep", v.Type(), MaxDepth)
 	}
 	defer func() { e.depth-- }()
 	return write(v)

@@ -119,22 +119,22 @@ func TestWhatIsNotCoveredIsAnError(t *testing.T) {
 
 func TestUnmarshalSaysWhereTheJSONIsWrong(t *testing.T) {
 	for in, want := range map[string]string{
-		``:                                    "unexpected end of JSON input",
-		`{"s": "x"`:                           "unexpected end of JSON input",
-		`hello`:                               "invalid character 'h' at byte 1, looking for the start of a value",
-		`{"s": "x"} x`:                        "invalid character 'x' at byte 12, after the top-level value",
-		`{"s" 1}`:                             "invalid character '1' at byte 6, after an object key",
-		`{"l": [{"x": "1"}]}`:                 `at byte 14 (l.x): a string cannot be read into a Go int`,
-		`{"i8": 300}`:                         "at byte 8 (i8): the number 300 cannot be read into a Go int8",
-		`{"u16": -1}`:                         "the number -1 cannot be read into a Go uint16",
-		`{"i": 1.5}`:                          "the number 1.5 cannot be read into a Go int",
-		`{"b": "true"}`:                       "a string cannot be read into a Go bool",
-		`{"s": tru}`:                          "invalid character '}' at byte 10, in the literal true",
-		`{"s": "\q"}`:                         `invalid character 'q' at byte 9, in a string escape`,
-		"{\"s\": \"\t\"}":                     `invalid character '\t' at byte 8, in a string`,
-		`{"a": {}}`:                           "an object cannot be read into a Go [2]int",
-		`[1]`:                                 "an array cannot be read into a Go jsonlite.record",
-		`{"zz":` + strings.Repeat("[", 10001): "nests more than 10000 levels deep",
+		``:                    "unexpected end of JSON input",
+		`{"s": "x"`:           "unexpected end of JSON input",
+		`hello`:               "invalid character 'h' at byte 1, looking for the start of a value",
+		`{"s": "x"} x`:        "invalid character 'x' at byte 12, after the top-level value",
+		`{"s" 1}`:             "invalid character '1' at byte 6, after an object key",
+		`{"l": [{"x": "1"}]}`: `at byte 14 (l.x): a string cannot be read into a Go int`,
+		`{"i8": 300}`:         "at byte 8 (i8): the number 300 cannot be read into a Go int8",
+		`{"u16": -1}`:         "the number -1 cannot be read into a Go uint16",
+		`{"i": 1.5}`:          "the number 1.5 cannot be read into a Go int",
+		`{"b": "true"}`:       "a string cannot be read into a Go bool",
+		`{"s": tru}`:          "invalid character '}' at byte 10, in the literal true",
+		`{"s": "\q"}`:         `invalid character 'q' at byte 9, in a string escape`,
+		"{\"s\": \"\t\"}":     `invalid character '\t' at byte 8, in a string`,
+		`{"a": {}}`:           "an object cannot be read into a Go [2]int",
+		`[1]`:                 "an array cannot be read into a Go jsonlite.record",
+		`{"zz":` + strings.Repeat("[", MaxDepth+1): "nests more than 1000 levels deep",
 	} {
 		var v record
 		assert.ErrorContains(t, Unmarshal([]byte(in), &v), want, "%q", in)
@@ -207,4 +207,27 @@ func FuzzUnmarshal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// JSON nested as deep as it may be is read, or refused, without running
+// out of stack: in the browser the wasm's stack is the JavaScript engine's,
+// and overflowing it kills the page (the random walk found it). Run under
+// GOOS=js too (make test's wasm tests).
+func TestDeepNestingFitsTheStack(t *testing.T) {
+	type line struct {
+		T int `json:"t"`
+	}
+	for name, doc := range map[string]string{
+		"objects": `{"t": 1, "x": ` + strings.Repeat(`{"a":`, MaxDepth-1) + "1" + strings.Repeat("}", MaxDepth-1) + "}",
+		"arrays":  `{"t": 1, "x": ` + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + "}",
+		"mixed":   `{"t": 1, "x": ` + strings.Repeat(`[{"a":`, (MaxDepth-1)/2) + "1" + strings.Repeat("}]", (MaxDepth-1)/2) + "}",
+	} {
+		var into line
+		require.NoError(t, Unmarshal([]byte(doc), &into), name)
+		assert.Equal(t, 1, into.T, name)
+		require.NoError(t, Unmarshal([]byte(doc), &struct{}{}), name)
+		require.Error(t, Unmarshal([]byte(doc[:len(doc)-1]+"]}"), &struct{}{}), name)
+	}
+	deeper := `{"x": ` + strings.Repeat("[", MaxDepth+1)
+	assert.ErrorContains(t, Unmarshal([]byte(deeper), &struct{}{}), "levels deep")
 }
