@@ -48,8 +48,9 @@ type encoder struct {
 
 // MaxDepth is how deep a value may nest. encoding/json allows 10,000 levels
 // when decoding, but in the browser the wasm's stack is the JavaScript
-// engine's, and a replay's log line 5,000 levels deep overflowed it and
-// killed the page; no document read here nests more than a few levels.
+// engine's: during the random walk a log line 5,000 levels deep, replayed,
+// overflowed it and killed the page. No document read here nests more than
+// a few levels.
 // Encoding a pointer cycle stops here too instead of overflowing.
 const MaxDepth = 1000
 

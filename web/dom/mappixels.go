@@ -38,8 +38,8 @@ var mapRank = [4]int{engine.MapFree: 0, engine.MapStale: 1, engine.MapAllocated:
 
 // mapColours is a palette as one pixel for each page-map byte, on each
 // square of the stale pages' checkerboard ([0] where x+y is even): RGBA
-// packed as ImageData holds it (words), so that a pixel costs one look-up and one
-// store, not a switch per page.
+// packed as ImageData holds it (words), so that a pixel costs one look-up
+// and one store, not a switch per page.
 type mapColours [2][256]uint32
 
 func (pal mapPalette) colours() *mapColours {

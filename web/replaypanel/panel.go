@@ -2,6 +2,7 @@ package replaypanel
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -142,10 +143,8 @@ func (c *Panel) sourceText() string {
 	case fromFile:
 		return fmt.Sprintf("Replay reads the file %s (%s bytes).", c.fileName, engine.Thousands(int64(c.fileSize)))
 	case fromSample:
-		for _, s := range Samples {
-			if s.Key == c.sample {
-				return "Replay reads the sample: " + s.Label + "."
-			}
+		if i := sampleIndex(c.sample); i >= 0 {
+			return "Replay reads the sample: " + Samples[i].Label + "."
 		}
 	}
 	if c.textLen == 0 {
@@ -250,12 +249,15 @@ func (c *Panel) onSample(ctx app.Context, e app.Event) {
 
 // sampleKey is v if it is a sample's key, else "".
 func sampleKey(v string) string {
-	for _, s := range Samples {
-		if s.Key == v {
-			return v
-		}
+	if sampleIndex(v) < 0 {
+		return ""
 	}
-	return ""
+	return v
+}
+
+// sampleIndex is the index in Samples of the sample of that key, or -1.
+func sampleIndex(key string) int {
+	return slices.IndexFunc(Samples, func(s struct{ Key, Label string }) bool { return s.Key == key })
 }
 
 func (c *Panel) onOwn(ctx app.Context, e app.Event) { c.form.Shared = false; c.check() }
