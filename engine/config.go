@@ -24,6 +24,10 @@ const (
 	MaxKVBytesPerTok  = 1 << 20
 	MaxPoolPages      = MaxPoolTokens
 	DefaultKVBytesTok = 70_272
+	// DefaultReservedDecodeTokens is SGLang's --num-reserved-decode-tokens
+	// (server_args.py): what decode's DecodePreallocQueue keeps in hand
+	// for each active request's next decode steps.
+	DefaultReservedDecodeTokens = 512
 )
 
 // Config describes the simulated deployment.
@@ -40,6 +44,11 @@ type Config struct {
 	DecodePoolTokens int `json:"dpool"`
 	// PageTokens is the page size of both pools: tokens per KV page.
 	PageTokens int `json:"page"`
+	// ReservedDecodeTokens is the decode server's
+	// --num-reserved-decode-tokens: pop_preallocated preallocates a
+	// request only while fill_len plus this many tokens, and this many for
+	// every request already active, fit decode's free pages.
+	ReservedDecodeTokens int `json:"reserve"`
 	// Mode is the admission door.
 	Mode Mode `json:"mode"`
 	// Allocator is the free-list policy; empty means Sorted, SGLang's PD
@@ -65,15 +74,18 @@ type Config struct {
 
 // DemoConfig is the article's demo on two servers: prefill's pool holds 8
 // pages of 16 tokens (max_req_input_len = min(256 − 1, 128 − 1) − 5 = 122),
-// decode's one page more (min(255, 143) − 5 = 138), the smallest pool that
-// admits what prefill rejects. The page size and decode's pool are ours: the
-// article gives neither.
+// decode's 10 (min(255, 159) − 5 = 154). The page size, decode's pool and
+// its 32-token reserve are ours — the article gives none, and a 10-page
+// pool cannot hold SGLang's default reserve of 512: with them B's
+// max_new_tokens clamps to 15 (init_req_max_new_tokens), B fits decode's
+// prealloc budget (125 + 32 ≤ 160) and alloc_extend hands it A's pages.
 func DemoConfig() Config {
 	return Config{
-		ContextTokens:    256,
-		PoolTokens:       128,
-		DecodePoolTokens: 144,
-		PageTokens:       16,
+		ContextTokens:        256,
+		PoolTokens:           128,
+		DecodePoolTokens:     160,
+		PageTokens:           16,
+		ReservedDecodeTokens: 32,
 		Mode:             Vulnerable,
 		Allocator:        Sorted,
 		Cancel:           CancelBoth,
@@ -128,6 +140,7 @@ var fieldLabel = map[string]string{
 	"mode": "admission mode", "cancel": "cancel policy",
 	"kvBytes": "KV bytes per token", "alloc": "allocator",
 	"door": "what the door retires", "gw": "AI gateway",
+	"reserve": "decode's reserved tokens",
 }
 
 func rangeErr(field string, v, lo, hi int, unit string) error {
@@ -146,6 +159,7 @@ func (c Config) Validate() error {
 		{"dpool", c.DecodePoolTokens, 1, MaxPoolTokens, "tokens"},
 		{"page", c.PageTokens, 1, min(MaxPageTokens, max(min(c.PoolTokens, c.DecodePoolTokens), 1)), "tokens (at most the smaller pool)"},
 		{"kvBytes", c.KVBytesPerToken, 1, MaxKVBytesPerTok, "bytes"},
+		{"reserve", c.ReservedDecodeTokens, 0, MaxPoolTokens, "tokens"},
 	}
 	for _, k := range checks {
 		if k.v < k.lo || k.v > k.hi {
@@ -156,7 +170,7 @@ func (c Config) Validate() error {
 		return &ConfigError{Field: "dpool", Value: th(c.DecodePoolTokens), Rule: fmt.Sprintf("the two pools hold %s pages together; at most %s", th(pages), th(MaxPoolPages))}
 	}
 	if !validMode(c.Mode) {
-		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`}
+		return &ConfigError{Field: "mode", Value: fmt.Sprintf("%q", string(c.Mode)), Rule: `must be "vulnerable", "fixed", "retire-only", "length-check-only" or "upstream"`}
 	}
 	switch c.Allocator {
 	case "", Sorted, LIFO, FIFO:

@@ -2,15 +2,32 @@ package engine
 
 import "fmt"
 
-// prealloc is DecodePreallocQueue._pre_alloc (disaggregation/decode.py): it
-// reserves fill_len = len(origin_input_ids) tokens — the prompt as decode's
-// own intake saw it — sets kv_committed_len to it and sends the pages'
-// indices to prefill. Too few free pages keep the request queued; SGLang
-// retries it, so it waits for a release instead of failing.
+// prealloc is DecodePreallocQueue.pop_preallocated and _pre_alloc
+// (disaggregation/decode.py). The queue is first come, first served: a
+// request behind one that waits waits too (break), and the head is
+// preallocated only when its budget fits (Budget). _pre_alloc then
+// reserves fill_len = len(origin_input_ids) tokens — the prompt as
+// decode's own intake saw it — sets kv_committed_len to it and sends the
+// pages' indices to prefill.
 func (f *flight) prealloc() bool {
 	if f.cancelled(StageDecodePrealloc) {
 		return false
 	}
+	if ahead := f.e.preallocAhead(f.r); ahead != nil {
+		f.resp.Wait = fmt.Sprintf("behind r%d", ahead.id)
+		f.wait(preallocStage, StageDecodePrealloc, HalfDecode, fmt.Sprintf(
+			"DecodePreallocQueue is first come, first served: r%d ahead of this request still waits, so pop_preallocated stops there (break) and this one waits behind it.", ahead.id))
+		return false
+	}
+	check := f.e.budget().Check(f.decodeTokens, f.v.MaxNew, f.e.cfg.ReservedDecodeTokens, f.e.cfg.PageTokens)
+	if !check.Fits() {
+		f.resp.Wait = check.String()
+		f.wait(preallocStage, StageDecodePrealloc, HalfDecode, fmt.Sprintf(
+			"pop_preallocated does not preallocate it: %s. It needs max(fill_len + num_reserved_decode_tokens, fill_len + min(max_new_tokens, %s)) within _allocatable_token_budgets; the queue stops at it (break), and it waits until releases make room%s.",
+			check, th(ClipMaxNewTokens), f.e.neverNote(check)))
+		return false
+	}
+	f.resp.Wait = ""
 	want := f.pagesFor(f.decodeTokens)
 	d := f.e.decode()
 	// For page size > 1 decode's prealloc goes through alloc_extend
@@ -19,9 +36,10 @@ func (f *flight) prealloc() bool {
 	m, merged, err := d.alloc(want, f.r.id)
 	merged += early
 	if err != nil {
+		// The budget counts whole free pages, so this cannot happen; in
+		// SGLang it would be an assert in _pre_alloc, not a wait.
 		f.wait(preallocStage, StageDecodePrealloc, HalfDecode, fmt.Sprintf(
-			"%sDecodePreallocQueue cannot reserve the pages yet — %s. The request stays in the queue and is retried when pages are released.",
-			mergeNote(merged), err))
+			"%s_pre_alloc cannot reserve the pages — %s (the simulation waits; in SGLang this is an assert).", mergeNote(merged), err))
 		return false
 	}
 	resumed := f.resumed()
@@ -34,9 +52,59 @@ func (f *flight) prealloc() bool {
 		what = "decode's own placeholder, as its intake rejected the prompt"
 	}
 	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
-		"%s%sDecodePreallocQueue reserves %s (%s) for fill_len = %s %s — %s — sets kv_committed_len = %s and sends the page indices to prefill (send_metadata).%s",
-		resumed, mergeNote(merged), pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m).Poll = PollWaitingForInput
+		"%s%spop_preallocated: %s. DecodePreallocQueue reserves %s (%s) for fill_len = %s %s — %s — sets kv_committed_len = %s and sends the page indices to prefill (send_metadata).%s",
+		resumed, mergeNote(merged), check, pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m).Poll = PollWaitingForInput
 	return true
+}
+
+// preallocAhead is the oldest request other than r still waiting in
+// DecodePreallocQueue, if any.
+func (e *Engine) preallocAhead(r *record) *record {
+	for _, q := range e.queue {
+		if q != r && q.waiting != nil && q.waiting.resumeAt == preallocStage {
+			return q
+		}
+	}
+	return nil
+}
+
+// budget is decode's pool as pop_preallocated weighs it. Requests run to
+// their response one at a time here, so the running batch is empty; the
+// active requests are those that hold decode's pages while they wait for
+// prefill's forward pass (the transfer queue).
+func (e *Engine) budget() Budget {
+	active := 0
+	for _, q := range e.queue {
+		if q.waiting != nil && q.waiting.resumeAt == forwardStage {
+			active++
+		}
+	}
+	return Budget{Available: e.decode().freeCount() * e.cfg.PageTokens, Active: active}
+}
+
+// neverNote says when the request cannot fit even in an empty pool.
+func (e *Engine) neverNote(c BudgetCheck) string {
+	empty := e.cfg.emptyBudget().Check(c.Fill, c.MaxNew, c.Reserve, c.Page)
+	if empty.Fits() {
+		return ""
+	}
+	return fmt.Sprintf(" — which never comes: even decode's whole pool, %s tokens, is short (%s), so it waits for good and holds every request behind it", th(empty.Available), empty)
+}
+
+// emptyBudget is decode's budget with nothing held.
+func (c Config) emptyBudget() Budget {
+	return Budget{Available: c.PagesOf(ServerDecode) * c.PageTokens}
+}
+
+// neverPrealloc says why a request waiting in DecodePreallocQueue can never
+// be preallocated, even in decode's empty pool ("" when it could be).
+func (c Config) neverPrealloc(r *Response) string {
+	v := c.Admit(r.Tokens, 0)
+	check := c.emptyBudget().Check(v.Fill, r.MaxNew, c.ReservedDecodeTokens, c.PageTokens)
+	if check.Fits() {
+		return ""
+	}
+	return check.String()
 }
 
 // wait parks the flight until pages are released, to resume at stage
@@ -136,6 +204,10 @@ func (f *flight) running() bool {
 	if f.cancelled(StageDecodeRunning) {
 		return false
 	}
+	if f.resp.DecodeRejected || f.v.MaxNew <= 1 {
+		f.prebuiltOnly()
+		return true
+	}
 	read := f.r.reserved.Head(f.pagesFor(f.decodeTokens))
 	if f.e.cfg.CheckWriter && !f.writersMatch(read) {
 		return false
@@ -147,6 +219,21 @@ func (f *flight) running() bool {
 		"The running batch attends over kv_committed_len = %s %s in %s: %s.", th(f.decodeTokens), plural(f.decodeTokens, "position", "positions"),
 		pagesWord(read.Len()), f.e.provenance(f.resp)))
 	return true
+}
+
+// prebuiltOnly is a request decode finishes in its prebuilt batch
+// (process_batch_result_prebuilt, check_finished) before any decode
+// forward pass: its rejection was pending on decode, or
+// init_req_max_new_tokens left it no token to generate. Nothing is
+// attended.
+func (f *flight) prebuiltOnly() {
+	why := fmt.Sprintf("init_req_max_new_tokens left max_new_tokens 0 (the prompt in whole pages plus one page leaves no room in decode's %s-token pool), so check_finished ends it with FINISH_LENGTH", th(f.e.cfg.LimitsOf(ServerDecode).PoolTokens))
+	if f.resp.DecodeRejected {
+		why = "its to_finish, FINISH_ABORT(400), is pending on decode, so check_finished ends it"
+	}
+	f.e.emit(f.r, StageDecodeRunning, HalfDecode, nil, fmt.Sprintf(
+		"Decode's prebuilt batch takes the transferred request: %s before any decode forward pass. Nothing is attended; kv_committed_len = %s is never read.",
+		why, th(f.decodeTokens)))
 }
 
 // abortAdmitted ends an admitted request with FINISH_ABORT. The queue

@@ -6,8 +6,9 @@ import "fmt"
 // validate_input_length against its own pool (managers/utils.py): the
 // router sends the same request to both, and each decides alone.
 func (f *flight) intake() bool {
-	cfg, n := f.e.cfg, f.r.req.PromptTokens
-	if cfg.LimitsOf(ServerPrefill).OverAPI(n) {
+	cfg, n, v := f.e.cfg, f.r.req.PromptTokens, f.v
+	switch v.Refused {
+	case RefusedContext:
 		f.resp.Path = PathAPIReject
 		f.end(StateRejected, 400, apiMessage(n, cfg.ContextTokens))
 		f.e.emit(f.r, StageIntake, HalfAPI, nil, fmt.Sprintf(
@@ -15,8 +16,8 @@ func (f *flight) intake() bool {
 			th(n), th(cfg.ContextTokens), f.resp.Reason))
 		f.respondError()
 		return false
-	}
-	if m := f.r.req.MaxNewTokens; cfg.LimitsOf(ServerPrefill).OverTotal(n, m) {
+	case RefusedTotal:
+		m := f.r.req.MaxNewTokens
 		f.resp.Path = PathAPIReject
 		f.end(StateRejected, 400, totalMessage(n, m, cfg.ContextTokens))
 		f.e.emit(f.r, StageIntake, HalfAPI, nil, fmt.Sprintf(
@@ -28,14 +29,13 @@ func (f *flight) intake() bool {
 	for _, s := range Servers {
 		f.validate(s, n)
 	}
-	if f.resp.PrefillRejected {
-		f.prefillTokens = 1
+	f.resp.PrefillRejected, f.resp.DecodeRejected = v.PrefillRejected, v.DecodeRejected
+	f.resp.MaxNew = v.MaxNew
+	f.prefillTokens, f.decodeTokens = v.Sent, v.Fill
+	if v.PrefillRejected {
 		f.r.text, f.r.content = f.e.share(pageText(f.r.req.Tenant, PlaceholderContent)), PlaceholderContent
 	}
-	if f.resp.DecodeRejected {
-		f.decodeTokens = 1
-	}
-	if f.resp.PrefillRejected || f.resp.DecodeRejected {
+	if v.Placeholder() {
 		f.resp.Path = PathPlaceholder
 	}
 	return true
@@ -50,20 +50,20 @@ func (f *flight) validate(s Server, n int) {
 	if s == ServerDecode {
 		half = HalfDecode
 	}
+	// The clamp runs on both servers; only decode's decides anything here.
+	clamp := ""
+	if s == ServerDecode {
+		clamp = fmt.Sprintf("init_req_max_new_tokens leaves max_new_tokens %s; ", th(f.v.MaxNew))
+	}
 	if !lim.Rejects(n) {
 		f.e.emit(f.r, StageIntake, half, nil, fmt.Sprintf(
-			"The %s server's validate_input_length: %s %s below its max_req_input_len %s (%s): the prompt is read in full.",
-			s, th(n), plural(n, "token is", "tokens is"), th(lim.MaxReqInputLen()), lim.Words()))
+			"The %s server: %svalidate_input_length: %s %s below its max_req_input_len %s (%s): the prompt is read in full.",
+			s, clamp, th(n), plural(n, "token is", "tokens is"), th(lim.MaxReqInputLen()), lim.Words()))
 		return
 	}
-	if s == ServerPrefill {
-		f.resp.PrefillRejected = true
-	} else {
-		f.resp.DecodeRejected = true
-	}
 	f.e.emit(f.r, StageIntake, half, nil, fmt.Sprintf(
-		"The %s server's validate_input_length: %s %s at least its max_req_input_len %s (%s): “%s” set_finish_with_abort: on %s the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
-		s, th(n), plural(n, "token is", "tokens is"), th(lim.MaxReqInputLen()), lim.Words(), inputLengthMessage(n, lim.MaxReqInputLen()), s))
+		"The %s server: %svalidate_input_length: %s %s at least its max_req_input_len %s (%s): “%s” set_finish_with_abort: on %s the prompt becomes one placeholder token (origin_input_ids = [0]) and to_finish = FINISH_ABORT(400, BadRequestError) is pending — finished() is still false.",
+		s, clamp, th(n), plural(n, "token is", "tokens is"), th(lim.MaxReqInputLen()), lim.Words(), inputLengthMessage(n, lim.MaxReqInputLen()), s))
 }
 
 // rejection is the pending 400 the door or the length check answers with,
@@ -91,17 +91,20 @@ func (f *flight) rejectedOn() string {
 
 // admission is the door: PrefillBootstrapQueue and DecodePreallocQueue.
 func (f *flight) admission() bool {
-	switch {
-	case f.placeholder() && f.e.cfg.Retires().Has(PendingRejected) && f.e.cfg.Mode.perServer():
+	switch f.v.Door {
+	case DoorRetiresPrefill:
 		return f.perServerDoors()
-	case f.placeholder() && f.e.cfg.Retires().Has(PendingRejected):
+	case DoorRetires:
+		if f.e.cfg.Mode.perServer() {
+			return f.perServerDoors()
+		}
 		_, reason := f.rejection()
 		f.end(StateRejected, 400, reason)
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil, fmt.Sprintf(
 			"Cloudflare's patch (as the article tells it) sees the pending FINISH_ABORT(400) on %s and retires the request on both servers: no KV sender, no KV receiver, no page allocated on either server; it keeps its 400.", f.rejectedOn()))
 		f.respondError()
 		return false
-	case f.placeholder():
+	case DoorWalksThrough:
 		f.e.emit(f.r, StageAdmission, HalfBoth, nil, fmt.Sprintf(
 			"The door checks only req.finished() — false — and admits the request. The pending FINISH_ABORT(400) in to_finish on %s is never looked at.", f.rejectedOn()))
 	default:

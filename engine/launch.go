@@ -131,7 +131,14 @@ func (e *Engine) gradeCapacity(r *Response) LaunchResult {
 	t := LaunchResult{ID: LaunchCapacity, Name: "(c) Capacity probe against the running engine",
 		What: fmt.Sprintf("The advertised context is %s tokens; the running servers derive max_req_input_len = %s (prefill) and %s (decode). The probe sends %s tokens (context − 7, the longest prompt a backed context reads) and checks that it is read in full.",
 			th(c.ContextTokens), th(cp.Prefill.MaxReqInputLen), th(cp.Decode.MaxReqInputLen), th(n))}
-	if r == nil || r.State == StateWaiting {
+	if r == nil {
+		return t
+	}
+	if r.State == StateWaiting {
+		if never := c.neverPrealloc(r); never != "" {
+			t.Ran, t.Requests = true, []int{r.Request}
+			t.Detail = fmt.Sprintf("Fails: the probe is never answered — it waits in decode's DecodePreallocQueue for good: %s. Decode's pool holds the context, but not the context plus SGLang's reserve for decoding.", never)
+		}
 		return t
 	}
 	t.Ran, t.Requests = true, []int{r.Request}

@@ -23,6 +23,8 @@ type Limits struct {
 	ContextTokens int `json:"context"`
 	// PoolTokens is max_total_num_tokens: the KV pool in whole pages' tokens.
 	PoolTokens int `json:"pool"`
+	// PageTokens is the page size (0: not known, as 1).
+	PageTokens int `json:"-"`
 }
 
 // reqInputHeadroom is the 5 tokens max_req_input_len keeps below max_req_len.
@@ -34,7 +36,22 @@ func NewLimits(contextTokens, poolTokens, pageTokens int) Limits {
 	if pageTokens > 0 {
 		poolTokens = poolTokens / pageTokens * pageTokens
 	}
-	return Limits{ContextTokens: contextTokens, PoolTokens: poolTokens}
+	return Limits{ContextTokens: contextTokens, PoolTokens: poolTokens, PageTokens: pageTokens}
+}
+
+// ClampMaxNew is Scheduler.init_req_max_new_tokens (managers/scheduler.py,
+// #25126), which every server runs on a request before
+// validate_input_length: max_new_tokens shrinks so that the prompt, in
+// whole pages, plus its output and one page more fit the pool, and the
+// prompt plus its output fit max_req_len. maxNew is what the client sent
+// (0: not sent, SamplingParams' default).
+func (l Limits) ClampMaxNew(n, maxNew int) int {
+	if maxNew == 0 {
+		maxNew = DefaultMaxNewTokens
+	}
+	page := max(l.PageTokens, 1)
+	paged := (n + page - 1) / page * page
+	return max(0, min(maxNew, l.MaxReqLen()-n-1, l.PoolTokens-paged-page-1))
 }
 
 // MaxReqLen is max_req_len: min(context_len − 1, max_total_num_tokens − 1).

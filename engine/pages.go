@@ -82,7 +82,14 @@ func (p Pages) addRun(r Run) Pages {
 	return append(p, r)
 }
 
-// String lists the pages compactly: "0–7", "3, 9–11".
+// PageID is the page id SGLang would give the page at index i of a pool:
+// PagedTokenToKVPoolAllocator keeps page 0 for padded dummy writes and
+// hands out pages 1 to num_pages (free_pages = arange(1, num_pages + 1)),
+// so the engine's index 0 is SGLang's page 1. Counts do not change; every
+// page id the page shows goes through here.
+func PageID(i int) int { return i + 1 }
+
+// String lists the pages compactly by SGLang's page ids: "1–8", "4, 10–12".
 func (p Pages) String() string {
 	if len(p) == 0 {
 		return "none"
@@ -94,9 +101,9 @@ func (p Pages) String() string {
 			break
 		}
 		if r.Count == 1 {
-			parts = append(parts, th(r.First))
+			parts = append(parts, th(PageID(r.First)))
 		} else {
-			parts = append(parts, th(r.First)+"–"+th(r.First+r.Count-1))
+			parts = append(parts, th(PageID(r.First))+"–"+th(PageID(r.First+r.Count-1)))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -23,8 +23,11 @@ type mutation struct {
 	pages  Pages
 	req    int32
 	// tokens is how many positions a write fills from the start of pages
-	// (0: all of them); the last page then keeps what it held past them.
+	// (0: all of them); the last page then keeps what it held past them —
+	// or, when src is set, takes src's positions past them: a transfer
+	// copies whole pages, the tail of the sender's last page with them.
 	tokens int
+	src    positions
 	// partials are the pages whose positions hold more than one writer's
 	// KV before or after the change, with both (see positions).
 	partials []partialChange

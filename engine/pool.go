@@ -49,6 +49,14 @@ func (p *pool) write(pages Pages, req int32, tokens int) mutation {
 	return p.apply(mutation{kind: mutWrite, server: p.server, pages: pages, req: req, tokens: tokens})
 }
 
+// copyPages is a transfer of whole pages (Mooncake's send_kvcache copies
+// page indices, kv_item_lens = item bytes × page_size): req's first tokens
+// positions, and past them, in the last page, what the sender's page tail
+// held.
+func (p *pool) copyPages(pages Pages, req int32, tokens int, tail positions) mutation {
+	return p.apply(mutation{kind: mutWrite, server: p.server, pages: pages, req: req, tokens: tokens, src: tail})
+}
+
 // release returns pages to the free list without clearing them: free() only
 // moves ids. With scrub it zeroes them first, one write per page.
 func (p *pool) release(pages Pages, req int32, scrub bool) []mutation {

@@ -1,6 +1,10 @@
 package engine
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // positions is what one page's token positions hold, in runs from position
 // 0 to the page's end: the provenance of a page that a write ended inside.
@@ -63,7 +67,11 @@ func (t *pageTable) partialChanges(m mutation) []partialChange {
 			}
 			if tail >= 0 {
 				before := t.partial[tail]
-				after := t.positionsOf(int(tail)).overwrite(m.req, int32(k))
+				base := t.positionsOf(int(tail))
+				if m.src != nil {
+					base = m.src
+				}
+				after := base.overwrite(m.req, int32(k))
 				if len(after) == 1 {
 					after = nil
 				}
@@ -109,4 +117,31 @@ func (t *pageTable) setPartials(cs []partialChange, forward bool) {
 			t.partial[c.id] = p
 		}
 	}
+}
+
+// only reports whether w holds every position.
+func (p positions) only(w int32) bool { return len(p) == 1 && p[0].Writer == w }
+
+// describePositions says whose KV p holds from position from on:
+// "tenant A's KV (r1) in positions 1–15", runs joined by "; ".
+func (e *Engine) describePositions(p positions, from int) string {
+	var parts []string
+	start := 0
+	for _, r := range p {
+		lo, hi := max(start, from), int(r.End)
+		start = int(r.End)
+		if lo >= hi {
+			continue
+		}
+		who := "nothing ever written"
+		if r.Writer != noRequest {
+			who = fmt.Sprintf("tenant %s's KV (r%d)", e.tenants[e.reqTenant[r.Writer-1]], r.Writer)
+		}
+		span := "position " + th(lo)
+		if hi-lo > 1 {
+			span = "positions " + th(lo) + "–" + th(hi-1)
+		}
+		parts = append(parts, who+" in "+span)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -79,10 +79,30 @@ func (f *flight) transfer() bool {
 	case f.sent < f.prefillTokens:
 		text += fmt.Sprintf(" Decode reserved for its placeholder only, so %s of prefill's %s tokens fit (the simulation's simplification of a transfer whose lengths disagree).", th(f.sent), th(f.prefillTokens))
 	}
-	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, f.e.decode().write(f.written, f.r.id, f.sent)).Poll = PollSuccess
+	tail := f.senderTail()
+	if tail != nil && !tail.only(f.r.id) {
+		text += fmt.Sprintf(" The transfer copies whole pages: past position %s, decode's page %s takes what prefill's own page held there — %s.",
+			th(f.sent%f.e.cfg.PageTokens-1), th(PageID(lastPage(f.written))), f.e.describePositions(tail, f.sent%f.e.cfg.PageTokens))
+	}
+	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, f.e.decode().copyPages(f.written, f.r.id, f.sent, tail)).Poll = PollSuccess
 	f.e.releasePrefill(f.r, "prefill (its transfer done)")
 	f.e.landLateWrites(f)
 	return true
+}
+
+// senderTail is what prefill's page holds in the positions past the last
+// token the transfer sends, when that token ends inside a page: Mooncake
+// copies the whole page (nil when the last page is full).
+func (f *flight) senderTail() positions {
+	size := f.e.cfg.PageTokens
+	if f.sent%size == 0 {
+		return nil
+	}
+	src := f.r.prefillKV.Tail(f.sent / size).Head(1)
+	if len(src) == 0 {
+		return nil
+	}
+	return f.e.prefill().positionsOf(src[0].First)
 }
 
 // neverSent ends a request whose prefill half was retired at its own door

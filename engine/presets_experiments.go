@@ -35,7 +35,7 @@ func experimentPresets() []Preset {
 				SendOp(Request{Tenant: "B", PromptTokens: 40, Content: "quarterly plan"}),
 			}},
 		{Slug: "glm-launch-tests", Name: "GLM-5.3 at launch, with launch tests",
-			Description: "GLM-5.3 at launch followed by the launch suite: (a) status and streamed output at long context — what the postmortem says was tested — passes; (b) the canaries find another tenant's pages in a 200; (c) the capacity probe finds max_req_input_len 681,274 against the advertised 1,048,576.",
+			Description: "GLM-5.3 at launch followed by the launch suite: (a) status and streamed output at long context — what the postmortem says was tested — passes; (b) the canaries find another tenant's pages in a 200; (c) the capacity probe — the longest prompt the advertised 1,048,576 tokens admit — is never answered: decode's pool holds the context but not the context plus SGLang's 512 reserved tokens, so the probe waits in DecodePreallocQueue for good.",
 			Config:      glm.Config, Ops: append(clone(glm.Ops), LaunchSuite(glm.Config)...)},
 		{Slug: "glm-remediated-tests", Name: "After remediation, with launch tests",
 			Description: "The remediated deployment (pool about 2,040,000 tokens, and Cloudflare's patch) through the same launch suite: all three tests pass.",

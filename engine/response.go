@@ -69,6 +69,13 @@ type Response struct {
 	OwnTokens     int `json:"ownTokens,omitempty"`
 	ForeignTokens int `json:"foreignTokens,omitempty"`
 	EmptyTokens   int `json:"emptyTokens,omitempty"`
+	// MaxNew is max_new_tokens as decode's init_req_max_new_tokens left
+	// it: 0 finishes the request in decode's prebuilt batch, unread.
+	MaxNew int `json:"maxNew,omitempty"`
+	// Wait says, while the request waits in DecodePreallocQueue, the
+	// budget that stops it ("125 + 512 reserved > 160 free") or the
+	// request ahead of it ("behind r1").
+	Wait string `json:"wait,omitempty"`
 	// WrongStatus is a 200 for a request whose rejection was pending.
 	WrongStatus bool `json:"wrongStatus,omitempty"`
 	// Allocated is how many pages decode reserved for the request.

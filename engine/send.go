@@ -22,7 +22,7 @@ func (e *Engine) Send(r Request) (Response, error) {
 	e.reqs = append(e.reqs, rec)
 	e.reqTenant = append(e.reqTenant, uint8(ti))
 	e.m.requests++
-	f := &flight{e: e, r: rec, prefillTokens: r.PromptTokens, decodeTokens: r.PromptTokens}
+	f := &flight{e: e, r: rec, v: e.cfg.Admit(r.PromptTokens, r.MaxNewTokens), prefillTokens: r.PromptTokens, decodeTokens: r.PromptTokens}
 	f.resp = Response{Request: int(rec.id), Tenant: r.Tenant, Tokens: r.PromptTokens, Path: PathNormal}
 	rec.resp = e.responses.len
 	e.responses.add(f.resp, respChunk)
@@ -40,6 +40,7 @@ func (e *Engine) Send(r Request) (Response, error) {
 type flight struct {
 	e    *Engine
 	r    *record
+	v    Verdict // what intake and the door make of the prompt
 	resp Response
 	// prefillTokens is what prefill's forward pass builds and transfers:
 	// the prompt, or the one placeholder token when prefill rejected it.
@@ -148,7 +149,7 @@ func (f *flight) respondError() {
 }
 
 // respondDecodeAbort answers a request whose rejection was pending on
-// decode: decode ran it over its one placeholder position, then
+// decode: in its prebuilt batch, before any decode forward pass,
 // check_finished turned to_finish into finished_reason, and the tokenizer
 // manager turns a FINISH_ABORT with status 400 into the client's 400
 // (managers/schedule_batch.py Req.check_finished, tokenizer_manager.py).
@@ -156,8 +157,8 @@ func (f *flight) respondDecodeAbort() {
 	lim := f.e.cfg.LimitsOf(ServerDecode)
 	f.end(StateRejected, 400, inputLengthMessage(f.r.req.PromptTokens, lim.MaxReqInputLen()))
 	f.e.emit(f.r, StageResponse, HalfDecode, nil, fmt.Sprintf(
-		"Decode's check_finished turns its pending to_finish into finished_reason, FINISH_ABORT(400); the tokenizer manager raises it and the router returns decode's HTTP 400 to tenant %s: “%s” Decode attended over its own %s %s only.",
-		f.resp.Tenant, f.resp.Reason, th(f.resp.Committed), plural(f.resp.Committed, "position", "positions")))
+		"Decode's check_finished turned its pending to_finish into finished_reason, FINISH_ABORT(400); the tokenizer manager raises it and the router returns decode's HTTP 400 to tenant %s: “%s” Decode never attended.",
+		f.resp.Tenant, f.resp.Reason))
 	f.resp.Step = f.e.log.Len()
 }
 

@@ -17,6 +17,13 @@ package engine
 type Stream struct {
 	cfg    Config
 	decode *pool
+	// The requests that hold decode's pages, as pop_preallocated weighs
+	// them: how many, their fill_len in all, and how many of them would
+	// need each fill_len + min(max_new_tokens, CLIP_MAX_NEW_TOKEN).
+	active      int
+	retractable int
+	needs       map[int]int
+	mostNeed    int
 }
 
 // NewStream is a stream through cfg's door and decode pool, or a
@@ -50,7 +57,12 @@ type StreamRequest struct {
 	// decode's waits out SGLANG_DISAGGREGATION_WAITING_TIMEOUT before its
 	// 500; the replay holds its pages that long.
 	NeverSent bool
+	// MaxNewTokens is what the client sent (0: SGLang's default);
+	// NeverFits: even decode's empty pool is short of its prealloc budget.
+	MaxNewTokens int
+	NeverFits    bool
 
+	maxNew     int   // after decode's init_req_max_new_tokens
 	fill, sent int   // fill_len decode reserves; what prefill transfers
 	abort      bool  // decode answers 400 after the transfer
 	reserved   Pages // held from Serve to Release
@@ -62,38 +74,34 @@ type StreamLeak struct {
 	Pages, Tokens int
 }
 
-// Admit is intake and the door. It returns false when the request ends
-// there (Status 400, nothing allocated); else Serve reserves its pages.
+// Admit is intake and the door (Config.Admit, as Send). It returns false
+// when the request ends there (Status 400, nothing allocated), or when it
+// could never be preallocated, even in decode's empty pool (NeverFits,
+// Status 0): in SGLang it would stop DecodePreallocQueue for good; the
+// replay counts and names it instead. Else Serve reserves its pages.
 func (s *Stream) Admit(r *StreamRequest) bool {
-	n := r.PromptTokens
-	if s.cfg.LimitsOf(ServerPrefill).OverAPI(n) {
+	v := s.cfg.Admit(r.PromptTokens, r.MaxNewTokens)
+	r.Window, r.maxNew = v.Window(), v.MaxNew
+	switch {
+	case v.Refused != NotRefused || v.Door == DoorRetires:
 		r.Status = 400
 		return false
-	}
-	preRejects, decRejects := s.cfg.LimitsOf(ServerPrefill).Rejects(n), s.cfg.LimitsOf(ServerDecode).Rejects(n)
-	r.Window = preRejects && !decRejects
-	retires := s.cfg.Retires().Has(PendingRejected)
-	switch {
-	case retires && s.cfg.Mode.perServer() && r.Window:
+	case v.Door == DoorRetiresPrefill:
 		// SGLang's door (#38935): prefill's half is retired, decode's
 		// reserves and waits for KV that never comes (perServerDoors,
 		// neverSent), then answers 500 and frees its pages unread.
-		r.fill, r.NeverSent = n, true
-		return true
-	case (preRejects || decRejects) && retires:
-		r.Status = 400
+		r.fill, r.NeverSent = v.Fill, true
+	default:
+		r.fill, r.sent = v.Fill, min(v.Sent, v.Fill) // what decode's reservation takes
+		// Decode's pending rejection, or the length check (#38704's
+		// second part), ends it before decode attends.
+		r.abort = v.DecodeRejected || (v.PrefillRejected && r.sent < r.fill && s.cfg.Mode.checksLength())
+	}
+	empty := Budget{Available: s.cfg.PagesOf(ServerDecode) * s.cfg.PageTokens}
+	if !empty.Check(r.fill, r.maxNew, s.cfg.ReservedDecodeTokens, s.cfg.PageTokens).Fits() {
+		r.NeverFits = true
 		return false
 	}
-	r.fill, r.sent = n, n
-	if preRejects {
-		r.sent = 1
-	}
-	if decRejects {
-		r.fill, r.abort = 1, true
-	}
-	r.sent = min(r.sent, r.fill) // what decode's reservation takes
-	// The length check (#38704's second part) aborts before decode commits.
-	r.abort = r.abort || (preRejects && r.sent < r.fill && s.cfg.Mode.checksLength())
 	return true
 }
 
@@ -110,13 +118,19 @@ func (r *StreamRequest) Transferred() int { return r.sent }
 func (s *Stream) FreePages() int { return s.decode.freeCount() }
 
 // Serve is decode's prealloc, prefill's transfer and decode attending over
-// kv_committed_len. It returns false, with nothing reserved, when decode's
-// pool is short of the pages: the request waits in DecodePreallocQueue.
+// kv_committed_len. It returns false, with nothing reserved, when the
+// request does not fit decode's prealloc budget (Budget): it waits in
+// DecodePreallocQueue. The requests that hold pages count as the running
+// batch, with no output yet.
 func (s *Stream) Serve(r *StreamRequest) bool {
+	if !s.budget().Check(r.fill, r.maxNew, s.cfg.ReservedDecodeTokens, s.cfg.PageTokens).Fits() {
+		return false
+	}
 	pages, _, err := s.decode.free.take(s.Pages(r))
 	if err != nil {
 		return false
 	}
+	s.hold(r, 1)
 	d := s.decode
 	d.allocated += pages.Len()
 	d.applyNoUndo(mutation{kind: mutAlloc, pages: pages, req: r.Tenant})
@@ -130,6 +144,9 @@ func (s *Stream) Serve(r *StreamRequest) bool {
 	if r.abort {
 		r.Status = 400
 		return true
+	}
+	if r.maxNew <= 1 {
+		return true // finished in decode's prebuilt batch: nothing attended
 	}
 	read := pages.Head(s.Pages(r))
 	d.attend(read, r.fill, func(_, n int, w int32, span int) {
@@ -178,6 +195,39 @@ func (s *Stream) Release(r *StreamRequest) {
 	d.free.put(r.reserved)
 	d.allocated -= r.reserved.Len()
 	r.reserved = nil
+	s.hold(r, -1)
+}
+
+// hold counts r in (+1) or out (−1) of the requests holding pages.
+func (s *Stream) hold(r *StreamRequest, sign int) {
+	need := r.fill + min(r.maxNew, ClipMaxNewTokens)
+	if s.needs == nil {
+		s.needs = map[int]int{}
+	}
+	s.active += sign
+	s.retractable += sign * r.fill
+	s.needs[need] += sign
+	switch {
+	case sign > 0:
+		s.mostNeed = max(s.mostNeed, need)
+	case s.needs[need] == 0:
+		delete(s.needs, need)
+		if need == s.mostNeed {
+			s.mostNeed = 0
+			for n := range s.needs {
+				s.mostNeed = max(s.mostNeed, n)
+			}
+		}
+	}
+}
+
+// budget is decode's pool as pop_preallocated weighs it.
+func (s *Stream) budget() Budget {
+	b := Budget{Available: s.decode.freeCount() * s.cfg.PageTokens, Active: s.active, Retractable: s.retractable}
+	if s.active > 0 {
+		b.NeedSingle = s.mostNeed - s.retractable
+	}
+	return b
 }
 
 // applyNoUndo makes m's change without recording what it overwrote.

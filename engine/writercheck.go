@@ -38,8 +38,8 @@ func (f *flight) writersMatch(read Pages) bool {
 	if w := badWriter; w != noRequest {
 		who = fmt.Sprintf("last written by r%d (tenant %s), not by this request", w, e.tenants[e.reqTenant[w-1]])
 	}
-	f.abortAdmitted(StageDecodeRunning, 500, fmt.Sprintf("decode's writer check: page %d was %s", bad, who), fmt.Sprintf(
+	f.abortAdmitted(StageDecodeRunning, 500, fmt.Sprintf("decode's writer check: page %d was %s", PageID(bad), who), fmt.Sprintf(
 		"Decode checks the last writer of each page before it attends (%s metadata %s): page %d was %s. It aborts with 500 and reads nothing.",
-		th(checked), plural(checked, "read", "reads"), bad, who), "decode (writer check failed)")
+		th(checked), plural(checked, "read", "reads"), PageID(bad), who), "decode (writer check failed)")
 	return false
 }
