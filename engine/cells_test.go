@@ -57,7 +57,7 @@ func TestCellsCoverTheRange(t *testing.T) {
 		{Tenant: "A", PromptTokens: 40, Content: "a"},
 		{Tenant: "B", PromptTokens: 13, CancelAt: StagePrefillForward},
 		{Tenant: "C", PromptTokens: 7},
-		{Tenant: "B", PromptTokens: 200}, // placeholder: leaks
+		{Tenant: "B", PromptTokens: 200, MaxNewTokens: 2}, // placeholder: leaks
 	} {
 		send(t, e, r)
 	}
@@ -161,9 +161,9 @@ func TestCellsBadRanges(t *testing.T) {
 		first, last, n int
 		msg            string
 	}{
-		{-1, 7, 1, "page range -1–7: must lie within 0–8"},
-		{0, 9, 1, "page range 0–9: must lie within 0–8"},
-		{5, 4, 1, "page range 5–4: must lie within 0–8"},
+		{-1, 7, 1, "page range -1–7: must lie within 0–9"},
+		{0, 10, 1, "page range 0–10: must lie within 0–9"},
+		{5, 4, 1, "page range 5–4: must lie within 0–9"},
 		{0, 7, 0, "cell count 0: must be at least 1"},
 		{0, 7, -3, "cell count -3: must be at least 1"},
 	}

@@ -85,9 +85,9 @@ func TestConfigValidate(t *testing.T) {
 		{"mode fixed", func(c *Config) { c.Mode = Fixed }, "", ""},
 		{"mode retire-only", func(c *Config) { c.Mode = RetireOnly }, "", ""},
 		{"mode length-check-only", func(c *Config) { c.Mode = LengthCheckOnly }, "", ""},
-		{"mode empty", func(c *Config) { c.Mode = "" }, "mode", `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`},
-		{"mode wrong case", func(c *Config) { c.Mode = "Vulnerable" }, "mode", `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`},
-		{"mode bogus", func(c *Config) { c.Mode = "open" }, "mode", `must be "vulnerable", "fixed", "retire-only" or "length-check-only"`},
+		{"mode empty", func(c *Config) { c.Mode = "" }, "mode", `must be "vulnerable", "fixed", "retire-only", "length-check-only" or "upstream"`},
+		{"mode wrong case", func(c *Config) { c.Mode = "Vulnerable" }, "mode", `must be "vulnerable", "fixed", "retire-only", "length-check-only" or "upstream"`},
+		{"mode bogus", func(c *Config) { c.Mode = "open" }, "mode", `must be "vulnerable", "fixed", "retire-only", "length-check-only" or "upstream"`},
 
 		{"alloc empty means sorted", func(c *Config) { c.Allocator = "" }, "", ""},
 		{"alloc sorted", func(c *Config) { c.Allocator = Sorted }, "", ""},
@@ -137,7 +137,7 @@ func TestConfigErrorMessage(t *testing.T) {
 	assert.EqualError(t, c.Validate(), "decode pool size 4,194,304: the two pools hold 4,875,584 pages together; at most 4,194,304")
 	c = validBase()
 	c.Mode = "open"
-	assert.EqualError(t, c.Validate(), `admission mode "open": must be "vulnerable", "fixed", "retire-only" or "length-check-only"`)
+	assert.EqualError(t, c.Validate(), `admission mode "open": must be "vulnerable", "fixed", "retire-only", "length-check-only" or "upstream"`)
 }
 
 func TestConfigRealScaleIsValid(t *testing.T) {
@@ -188,10 +188,10 @@ func TestNewKeepsConfig(t *testing.T) {
 	e := newEngine(t, c)
 	assert.Equal(t, c, e.Config())
 	assert.Equal(t, 8, c.PagesOf(ServerPrefill))
-	assert.Equal(t, 9, c.PagesOf(ServerDecode))
-	assert.Equal(t, []int{128, 144}, []int{c.PoolTokensOf(ServerPrefill), c.PoolTokensOf(ServerDecode)})
+	assert.Equal(t, 10, c.PagesOf(ServerDecode))
+	assert.Equal(t, []int{128, 160}, []int{c.PoolTokensOf(ServerPrefill), c.PoolTokensOf(ServerDecode)})
 	assert.Equal(t, 2, Config{PoolTokens: 10, PageTokens: 4}.PagesOf(ServerPrefill), "a partial page is not a page")
 	assert.Equal(t, 3, Config{DecodePoolTokens: 15, PageTokens: 4}.PagesOf(ServerDecode))
 	m := e.Metrics()
-	assert.Equal(t, []int{8, 9}, []int{m.Prefill.Total, m.Decode.Total})
+	assert.Equal(t, []int{8, 10}, []int{m.Prefill.Total, m.Decode.Total})
 }

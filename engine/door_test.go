@@ -92,7 +92,7 @@ func TestDoorEachState(t *testing.T) {
 			"Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error", nil},
 		{"aborted keeps its pages", LengthCheckOnly, "none",
 			[]Request{secret, {Tenant: "B", PromptTokens: DemoPromptB}, {Tenant: "C", PromptTokens: 40}}, []int{200, 400, 0},
-			"Waiting in DecodePreallocQueue for free pages; retried when pages are released",
+			"Waiting in DecodePreallocQueue: 40 + 32 reserved > 32 free; retried when pages are released",
 			func(t *testing.T, m Metrics) {
 				assert.Equal(t, 8, m.PagesUnretired)
 				assert.Equal(t, 8, m.Decode.Allocated)
@@ -152,7 +152,7 @@ func TestDoorPresets(t *testing.T) {
 		"door-errored": {"OK: HTTP 200 with tenant A's own 8 pages", "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 120 positions; prefill wrote 0"},
 		"door-aborted": {"OK: HTTP 200 with tenant A's own 8 pages",
 			"Aborted with 400, but nothing retired it: its 8 pages stay held and no later request can have them",
-			"Waiting in DecodePreallocQueue for free pages; retried when pages are released"},
+			"Waiting in DecodePreallocQueue: 40 + 32 reserved > 32 free; retried when pages are released"},
 		"door-cancelled": {"Cancelled by the client at prefill.bootstrap, yet nothing retired it: the engine ran it to the end for nobody (8 pages reserved, 8 read)",
 			"OK: HTTP 200 with tenant B's own 3 pages"},
 	}

@@ -85,8 +85,8 @@ func TestWriterCheck(t *testing.T) {
 		checks  int
 		leaked  int
 	}{
-		{"writer-check", "Aborted with 500 before decode read anything: decode's writer check: page 1 was last written by r1 (tenant A), not by this request", 10, 0},
-		{"late-write-checked", "Aborted with 500 before decode read anything: decode's writer check: page 0 was last written by r1 (tenant A), not by this request", 9, 0},
+		{"writer-check", "Aborted with 500 before decode read anything: decode's writer check: page 2 was last written by r1 (tenant A), not by this request", 10, 0},
+		{"late-write-checked", "Aborted with 500 before decode read anything: decode's writer check: page 1 was last written by r1 (tenant A), not by this request", 9, 0},
 		{"demo", "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1", 0, 7},
 	}
 	for _, tc := range cases {

@@ -17,8 +17,8 @@ func TestLaunchSuite(t *testing.T) {
 			// attends over all of them: what A and D left in the lowest
 			// pages, past the request's own placeholder in page 0.
 			"HTTP 200 with 917,504 pages of output: passes. Yet 4,095 pages of tenant A and 677,177 pages of tenant D are in it — this test cannot see that.",
-			"Fails: r7 (tenant canary-2) got 4,095 pages of tenant A and 677,177 pages of tenant D — pages 1–4,095, 4,096–681,272.",
-			"Fails: the prefill server reads at most 681,273 tokens (max_req_input_len 681,274): its pool is short by 367,296 of the advertised 1,048,576; the probe got HTTP 200 on the placeholder path.",
+			"Fails: r7 (tenant canary-2) got 4,095 pages of tenant A and 677,177 pages of tenant D — pages 2–4,096, 4,097–681,273.",
+			"Fails: the probe is never answered — it waits in decode's DecodePreallocQueue for good: 1,048,569 + 512 reserved > 1,048,576 free. Decode's pool holds the context, but not the context plus SGLang's reserve for decoding.",
 		}},
 		"glm-remediated-tests": {[3]bool{true, true, true}, [3]string{
 			"HTTP 200 with 917,504 pages of output: passes.",
@@ -68,7 +68,7 @@ func TestLaunchCanaryFaults(t *testing.T) {
 		{"symmetric pools refuse", func(c *Config) { c.DecodePoolTokens = c.PoolTokens }, true,
 			"Passes: r1 answered 200, r2 answered 400; no response held another tenant's content."},
 		{"vulnerable leaks the first canary", func(c *Config) {}, false,
-			"Fails: r2 (tenant canary-2) got 3 pages of tenant canary-1 — pages 1–3."},
+			"Fails: r2 (tenant canary-2) got 3 pages of tenant canary-1 — pages 2–4."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,7 +28,7 @@ func TestLimits(t *testing.T) {
 		{1, 1, 1, 1, 0, -5}, // a one-token context, too
 	} {
 		l := NewLimits(tc.context, tc.pool, tc.page)
-		assert.Equal(t, Limits{ContextTokens: tc.context, PoolTokens: tc.aligned}, l, "%+v", tc)
+		assert.Equal(t, Limits{ContextTokens: tc.context, PoolTokens: tc.aligned, PageTokens: tc.page}, l, "%+v", tc)
 		assert.Equal(t, tc.maxLen, l.MaxReqLen(), "%+v", tc)
 		assert.Equal(t, tc.input, l.MaxReqInputLen(), "%+v", tc)
 		assert.False(t, l.Rejects(tc.input-1), "%+v: one token below max_req_input_len is read in full", tc)
@@ -104,14 +104,15 @@ func TestLeakWindow(t *testing.T) {
 // pages when decode admits it, one page for its placeholder when not.
 func TestConfigWindowAndReservedPages(t *testing.T) {
 	demo := DemoConfig()
-	assert.Equal(t, Window{122, 137}, demo.Window())
+	assert.Equal(t, Window{122, 153}, demo.Window())
 	for _, tc := range []struct{ tokens, pages int }{
-		{1, 1}, {16, 1}, {17, 2}, {DemoPromptA, 8}, {121, 8}, {122, 8}, {DemoPromptB, 8}, {128, 8}, {137, 9},
-		{138, 1}, {255, 1}, // decode rejects: its placeholder's page
+		{1, 1}, {16, 1}, {17, 2}, {DemoPromptA, 8}, {121, 8}, {122, 8}, {DemoPromptB, 8}, {128, 8}, {153, 10},
+		{154, 1}, {255, 1}, // decode rejects: its placeholder's page
 	} {
 		assert.Equal(t, tc.pages, demo.ReservedPages(tc.tokens), "%d tokens", tc.tokens)
 	}
 	sym, _ := PresetBySlug("symmetric")
 	assert.False(t, sym.Config.Window().Open())
-	assert.Equal(t, 1, sym.Config.ReservedPages(DemoPromptB), "decode rejects B too: one page for its placeholder")
+	b := sym.Ops[1].Send.PromptTokens
+	assert.Equal(t, 1, sym.Config.ReservedPages(b), "decode rejects B too: one page for its placeholder")
 }

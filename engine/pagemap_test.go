@@ -49,7 +49,7 @@ func TestPageMapOfTheDemoMarksSevenLeakedPagesOfA(t *testing.T) {
 		MapStale | 2<<MapOwnerShift, // B's placeholder page, freed
 		MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift,
 		MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift, MapLeaked | 1<<MapOwnerShift,
-		MapFree, // decode's ninth page, never used
+		MapFree, MapFree, // decode's ninth and tenth pages, never used
 	}, m)
 	assert.Equal(t, []string{"A", "B"}, e.Tenants())
 	assert.Equal(t, cap(buf), cap(m), "dst is reused when large enough")

@@ -171,29 +171,34 @@ func TestMixedPages(t *testing.T) {
 		SendOp(Request{Tenant: "A", PromptTokens: 120, Content: "quarterly plan"}), // pages 8–15
 		SendOp(Request{Tenant: "B", PromptTokens: 125}),                            // its placeholder in page 0
 		SendOp(Request{Tenant: "B", PromptTokens: 125}),                            // in page 8
-		SendOp(Request{Tenant: "B", PromptTokens: 249}),                            // reads pages 0–15
+		SendOp(Request{Tenant: "B", PromptTokens: 224}),                            // reads pages 0–13
 	}
 	for range 20 { // Go's map order differs from run to run
 		e, err := Replay(cfg, ops)
 		require.NoError(t, err)
 		b := e.Responses()[4]
-		require.Equal(t, pg(0, 16), b.ReadPages)
+		require.Equal(t, pg(0, 14), b.ReadPages)
 		require.Equal(t, Pages{{0, 1}, {8, 1}}, b.MixedPages, "B's earlier placeholders, A's KV past them")
 	}
 
-	// FIFO hands C a reservation whose first page is D's: page 0, where B's
-	// placeholder sits before A's KV, is leaked (its first position is B's),
-	// not mixed; page 8, C's own placeholder before D's KV, is mixed.
+	// FIFO hands C a reservation whose first page is D's (index 8): index
+	// 0, where B's placeholder sits before A's KV, is leaked (its first
+	// position is B's), not mixed; index 8, C's own placeholder, is mixed —
+	// and past it holds A's KV, not D's: the transfer copied the whole
+	// prefill page C's placeholder was built in, which A had written.
 	cfg = DemoConfig()
 	cfg.Allocator = FIFO
 	e := newEngine(t, cfg)
 	send(t, e, Request{Tenant: "A", PromptTokens: 120, Content: DemoSecret})
 	send(t, e, Request{Tenant: "D", PromptTokens: 16})
+	send(t, e, Request{Tenant: "E", PromptTokens: 16}) // decode's tenth page
 	send(t, e, Request{Tenant: "B", PromptTokens: DemoPromptB})
 	c := send(t, e, Request{Tenant: "C", PromptTokens: DemoPromptB})
-	assert.Equal(t, Pages{{8, 1}, {0, 7}}, c.ReadPages)
+	assert.Equal(t, Pages{{8, 2}, {0, 6}}, c.ReadPages)
 	assert.Equal(t, 7, c.LeakedPages.Len())
-	assert.True(t, containsAll(c.LeakedPages, pg(0, 7)), "pages 0–6: %s", c.LeakedPages)
+	assert.True(t, containsAll(c.LeakedPages, Pages{{9, 1}, {0, 6}}), "E's page and pages 0–5: %s", c.LeakedPages)
 	assert.Equal(t, pg(8, 1), c.MixedPages)
-	assert.Equal(t, []Leak{{Tenant: "A", Pages: 6, Tokens: 108}, {Tenant: "D", Pages: 0, Tokens: 15}, {Tenant: "B", Pages: 1, Tokens: 1}}, c.Leaks)
+	// A: 15 positions past B's placeholder, 4 pages and 13 positions, and
+	// 15 past C's own placeholder; E: its page; B: its placeholder.
+	assert.Equal(t, []Leak{{Tenant: "A", Pages: 5, Tokens: 107}, {Tenant: "E", Pages: 1, Tokens: 16}, {Tenant: "B", Pages: 1, Tokens: 1}}, c.Leaks)
 }

@@ -116,22 +116,24 @@ func incidentPresets() []Preset {
 		SendOp(Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret}),
 		SendOp(Request{Tenant: "B", PromptTokens: symmetric.LimitsOf(ServerDecode).MaxReqInputLen(), Content: "summarise my notes"}),
 	}
-	// The abort presets keep no reserve (--num-reserved-decode-tokens 0,
-	// our choice): their 16-token pools hold two 8-token requests.
+	// The abort presets keep no reserve (--num-reserved-decode-tokens 0)
+	// and ask for 2 new tokens each, and decode's pool has 4 tokens more
+	// than prefill's (our choices): then pop_preallocated takes B (8 + 2
+	// ≤ 12 free) while A's half still holds 8 pages.
 	abortOne := Config{
-		ContextTokens: 32, PoolTokens: 16, DecodePoolTokens: 16, PageTokens: 1,
+		ContextTokens: 32, PoolTokens: 16, DecodePoolTokens: 20, PageTokens: 1,
 		Mode: Vulnerable, Allocator: Sorted, Cancel: CancelOneHalf, KVBytesPerToken: DefaultKVBytesTok,
 	}
 	abortBoth := abortOne
 	abortBoth.Cancel = CancelBoth
 	abortOps := func() []Op {
 		return []Op{
-			SendOp(Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: StagePrefillTransfer}),
-			SendOp(Request{Tenant: "B", PromptTokens: 8, Content: "quarterly plan"}),
+			SendOp(Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: StagePrefillTransfer, MaxNewTokens: 2}),
+			SendOp(Request{Tenant: "B", PromptTokens: 8, Content: "quarterly plan", MaxNewTokens: 2}),
 		}
 	}
 	lateOps := func(o Outcome) []Op {
-		return append(abortOps(), SettleOp(1, o), SendOp(Request{Tenant: "C", PromptTokens: 8, Content: "weekly report"}))
+		return append(abortOps(), SettleOp(1, o), SendOp(Request{Tenant: "C", PromptTokens: 8, Content: "weekly report", MaxNewTokens: 2}))
 	}
 	return []Preset{
 		{Slug: "demo", Name: "The article's demo",
@@ -156,7 +158,7 @@ func incidentPresets() []Preset {
 			Description: "The article's demo with the fix SGLang chose not to pay for: freed pages are zeroed. No foreign content reaches tenant B, yet it still gets a wrong 200 — and every free costs a write per page.",
 			Config:      scrub, Ops: clone(demoOps)},
 		{Slug: "abort-one-half", Name: "Abort, router cancels one half",
-			Description: "Not in the article's demo; SGLang's deferred KV release, opt-in upstream (enable_deferred_decode_kv_release). The 16-token pools keep no decode reserve (our choice). Tenant A's client cancels mid-transfer and the router cancels only decode. Decode sends ABORT to prefill and holds A's 8 pages until ABORT_ACK, so B gets other pages; settle the release to free them.",
+			Description: "Not in the article's demo; SGLang's deferred KV release, opt-in upstream (enable_deferred_decode_kv_release). Decode's pool is 20 tokens, with no reserve, and each request asks for 2 new tokens (our choices), so that B fits beside A's held pages. Tenant A's client cancels mid-transfer and the router cancels only decode. Decode sends ABORT to prefill and holds A's 8 pages until ABORT_ACK, so B gets other pages; settle the release to free them.",
 			Config:      abortOne, Ops: abortOps()},
 		{Slug: "abort-both", Name: "Abort, router cancels both halves",
 			Description: "The same abort with a router that cancels both halves, as SGLang's guidance after the incident advises: every page is released at once.",

@@ -247,29 +247,28 @@ func TestPresetSymmetric(t *testing.T) {
 	assert.True(t, b.DecodeRejected)
 	assert.Equal(t, StateRejected, b.State)
 	assert.Equal(t, 400, b.Status)
-	assert.Equal(t, "Input length (125 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate.", b.Reason)
+	assert.Equal(t, "Input length (154 tokens) exceeds the maximum allowed length (154 tokens). Use a shorter input or enable --allow-auto-truncate.", b.Reason)
 	assert.False(t, b.WrongStatus)
 	assert.Equal(t, 1, b.Allocated)
-	assert.Equal(t, pg(0, 1), b.ReadPages)
-	assert.Equal(t, []int{1, 1, 1, 1, 0, 0}, counts(b))
+	assert.Empty(t, b.ReadPages, "check_finished ends it in decode's prebuilt batch, before any forward pass")
+	assert.Zero(t, b.ReadStep)
+	assert.Equal(t, []int{1, 0, 0, 0, 0, 0}, counts(b))
 	assert.False(t, b.Leaked())
 	assert.Empty(t, b.Leaks)
-	assert.Empty(t, b.LeakedPages)
-	assert.Empty(t, b.MixedPages, "page size 16, one position attended: A's KV past it is not read")
-	require.Len(t, b.Body, 1)
-	assert.Equal(t, Segment{Pages: pg(0, 1), Writer: 2, Tenant: "B", Text: "tenant-B:" + PlaceholderContent}, b.Body[0])
-	assert.Equal(t, "Rejected with 400 by decode after it ran: its own intake had rejected the prompt too, so it reserved 1 page for its placeholder and attended over its own 1 position only; no other tenant's KV was read", b.Verdict())
+	assert.Empty(t, b.Body)
+	assert.Equal(t, "Rejected with 400 by decode: its own intake had rejected the prompt too, so it reserved 1 page for its placeholder and its prebuilt batch finished the request before any decode forward pass; no KV was attended", b.Verdict())
 	assert.Equal(t, []string{"tenant-B's response : HTTP 400: " + b.Reason}, b.Transcript(), "SGLang's 400, not the patched door's")
 	m := e.Metrics()
 	assert.Zero(t, m.LeakedResponses)
 	assert.Zero(t, m.LeakedPages)
 	assert.Zero(t, m.WrongStatus)
 	assert.Equal(t, 1, m.Rejected)
-	// Page 0 still holds A's KV past B's placeholder; decode did not attend
-	// over it.
-	page, err := e.Snapshot().Page(0)
+	// B's page (index 8, past A's staged pages) took the whole page
+	// prefill wrote its placeholder into: B's token, then nothing ever
+	// written; decode did not attend over it.
+	page, err := e.Snapshot().Page(8)
 	require.NoError(t, err)
-	assert.Equal(t, []PositionRun{{First: 0, Last: 0, Writer: 2, Tenant: "B"}, {First: 1, Last: 15, Writer: 1, Tenant: "A"}}, page.Positions)
+	assert.Equal(t, []PositionRun{{First: 0, Last: 0, Writer: 2, Tenant: "B"}, {First: 1, Last: 15}}, page.Positions)
 	assert.Equal(t, PageStale, page.State)
 }
 

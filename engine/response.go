@@ -175,16 +175,21 @@ func (r Response) verdict() string {
 		return fmt.Sprintf("LEAK: %s returned to tenant %s with HTTP %d", leakPhrase(r.Leaks), r.Tenant, r.Status)
 	case r.State == StateWaiting && r.Allocated > 0:
 		return fmt.Sprintf("Waiting in prefill's waiting queue for free pages of prefill's pool, with decode's %s reserved; retried when pages are released", pagesWord(r.Allocated))
+	case r.State == StateWaiting && r.Wait != "":
+		return "Waiting in DecodePreallocQueue: " + r.Wait + "; retried when pages are released"
 	case r.State == StateWaiting:
 		return "Waiting in DecodePreallocQueue for free pages; retried when pages are released"
+	case r.WrongStatus && r.ReadPages.Len() == 0:
+		return fmt.Sprintf("WRONG 200: tenant %s's rejected request was answered with 200 — decode had no token to generate (max_new_tokens %d) and attended over nothing, but a failure was reported as success",
+			r.Tenant, r.MaxNew)
 	case r.WrongStatus:
 		return fmt.Sprintf("WRONG 200: tenant %s's rejected request was answered with %d zeroed %s — no foreign content, but a failure reported as success",
 			r.Tenant, r.ZeroedPages, plural(r.ZeroedPages, "page", "pages"))
 	case r.Path == PathAPIReject:
 		return fmt.Sprintf("Rejected with 400 by the API: %s-token prompt is longer than the advertised context", th(r.Tokens))
 	case r.State == StateRejected && r.DecodeRejected && r.Allocated > 0:
-		return fmt.Sprintf("Rejected with 400 by decode after it ran: its own intake had rejected the prompt too, so it reserved %s for its placeholder and attended over its own %s only; no other tenant's KV was read",
-			pagesWord(r.Allocated), positionsWord(r.Committed))
+		return fmt.Sprintf("Rejected with 400 by decode: its own intake had rejected the prompt too, so it reserved %s for its placeholder and its prebuilt batch finished the request before any decode forward pass; no KV was attended",
+			pagesWord(r.Allocated))
 	case r.State == StateRejected:
 		return "Rejected with 400 before any page was allocated"
 	case r.State == StateCancelled && r.Lingering:
@@ -202,6 +207,9 @@ func (r Response) verdict() string {
 			r.Status, r.Allocated, plural(r.Allocated, "page", "pages"))
 	case r.State == StateErrored:
 		return fmt.Sprintf("Errored with %d: %s", r.Status, r.Reason)
+	}
+	if r.Status == 200 && r.ReadPages.Len() == 0 {
+		return fmt.Sprintf("OK: HTTP 200 to tenant %s with prefill's one token: max_new_tokens %d left decode nothing to generate, so nothing was attended", r.Tenant, r.MaxNew)
 	}
 	return fmt.Sprintf("OK: HTTP 200 with tenant %s's own %s %s", r.Tenant, th(r.ReadPages.Len()), plural(r.ReadPages.Len(), "page", "pages"))
 }

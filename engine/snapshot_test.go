@@ -346,9 +346,9 @@ func TestSnapshotBadArguments(t *testing.T) {
 	s, err := e.SnapshotAt(n)
 	require.NoError(t, err)
 	assert.Equal(t, n, s.Step())
-	for _, id := range []int{-1, 9, 1 << 40} {
+	for _, id := range []int{-1, 10, 1 << 40} {
 		_, err := s.Page(id)
-		assert.EqualError(t, err, fmt.Sprintf("page %d: must be between 0 and 8", id), "decode's 9 pages")
+		assert.EqualError(t, err, fmt.Sprintf("page %d: must be between 0 and 9", id), "decode's 10 pages")
 	}
 	s, err = e.SnapshotAtOf(ServerPrefill, n)
 	require.NoError(t, err)
