@@ -86,10 +86,10 @@ func DemoConfig() Config {
 		DecodePoolTokens:     160,
 		PageTokens:           16,
 		ReservedDecodeTokens: 32,
-		Mode:             Vulnerable,
-		Allocator:        Sorted,
-		Cancel:           CancelBoth,
-		KVBytesPerToken:  DefaultKVBytesTok,
+		Mode:                 Vulnerable,
+		Allocator:            Sorted,
+		Cancel:               CancelBoth,
+		KVBytesPerToken:      DefaultKVBytesTok,
 	}
 }
 
