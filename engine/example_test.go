@@ -32,8 +32,8 @@ func ExampleEngine_Send() {
 	// Output:
 	// HTTP 200
 	// LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1
-	// pages 0: tenant-B:<placeholder-token> (leaked: false)
-	// pages 1–7: tenant-A:PROJECT_ZEPHYR_Q4_FORECAST (leaked: true)
+	// pages 1: tenant-B:<placeholder-token> (leaked: false)
+	// pages 2–8: tenant-A:PROJECT_ZEPHYR_Q4_FORECAST (leaked: true)
 	// positions: 1 own, 119 of another tenant, 5 empty
 }
 
@@ -44,7 +44,7 @@ func ExampleConfig_Capacity() {
 	fmt.Println(fixed.Config.Capacity())
 	// Output:
 	// advertised 1,048,576 tokens; prefill pool 681,280 — short by 367,296 (max_req_input_len 681,274); decode pool 1,048,576 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is open: prompts of 681,274–1,048,569 tokens pass the API and decode's intake, while prefill's rejects them and transfers one placeholder token
-	// advertised 1,048,576 tokens; prefill pool 2,040,000 — backed, 1.95× the context (max_req_input_len 1,048,570, context − 6); decode pool 1,048,576 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is closed: prefill admits every prompt decode admits
+	// advertised 1,048,576 tokens; prefill pool 2,040,000 — backed, 1.95× the context (max_req_input_len 1,048,570, context − 6); decode pool 1,049,088 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is closed: prefill admits every prompt decode admits
 }
 
 // LeakWindow is the prompt lengths prefill's validate_input_length rejects
