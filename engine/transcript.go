@@ -104,7 +104,7 @@ func DemoNotes() ([]string, error) {
 	return []string{
 		"Notes (not in the article's output):",
 		"- The fixed engine's 400 above is in the article's wording. SGLang's validate_input_length says: “" + refused.Reason + "”",
-		fmt.Sprintf("- Two servers: prefill's pool holds %s tokens, decode's %s (decode's pool and the %s-token pages are the simulation's). Decode reserved %s for tenant-%s's %s tokens and attended over all %s positions; prefill wrote %s.",
-			th(c.PoolTokens), th(c.DecodePoolTokens), th(c.PageTokens), pagesWord(leaked.Allocated), leaked.Tenant, th(leaked.Tokens), th(leaked.Committed), th(leaked.Sent)),
+		fmt.Sprintf("- Two servers: prefill's pool holds %s tokens, decode's %s with %s reserved for decoding (decode's pool, its reserve — SGLang's default is %s — and the %s-token pages are the simulation's). Decode reserved %s for tenant-%s's %s tokens (max_new_tokens clamped to %s) and attended over all %s positions; prefill wrote %s.",
+			th(c.PoolTokens), th(c.DecodePoolTokens), th(c.ReservedDecodeTokens), th(DefaultReservedDecodeTokens), th(c.PageTokens), pagesWord(leaked.Allocated), leaked.Tenant, th(leaked.Tokens), th(leaked.MaxNew), th(leaked.Committed), th(leaked.Sent)),
 	}, nil
 }
