@@ -13,6 +13,9 @@ type Capacity struct {
 	// Window is the prompt lengths prefill rejects and decode admits: the
 	// ones that leak under the vulnerable door.
 	Window Window `json:"window"`
+	// Read is the part of Window that decode also preallocates on an
+	// idle pool and decodes (ReadWindow): the prompts that leak.
+	Read Window `json:"read"`
 }
 
 // ServerCapacity is one server's pool against the advertised context.
@@ -35,7 +38,37 @@ type ServerCapacity struct {
 
 // Capacity checks both servers' pools against the context window.
 func (c Config) Capacity() Capacity {
-	return Capacity{ContextTokens: c.ContextTokens, Prefill: c.serverCapacity(ServerPrefill), Decode: c.serverCapacity(ServerDecode), Window: c.Window()}
+	return Capacity{ContextTokens: c.ContextTokens, Prefill: c.serverCapacity(ServerPrefill), Decode: c.serverCapacity(ServerDecode), Window: c.Window(), Read: c.ReadWindow()}
+}
+
+// ReadWindow is the prompts of Window that decode, idle, both
+// preallocates (its budget fits, the reserve with it) and decodes
+// (init_req_max_new_tokens leaves it 2 tokens or more, with the client's
+// max_new_tokens unsent): the ones decode attends over. Both rules only
+// tighten as prompts grow, so it is Window cut at its first prompt that
+// fails them.
+func (c Config) ReadWindow() Window {
+	w := c.Window()
+	if !w.Open() || c.PageTokens < 1 {
+		return w
+	}
+	reads := func(n int) bool {
+		v := c.Admit(n, 0)
+		return v.MaxNew >= 2 && c.emptyBudget().Check(v.Fill, v.MaxNew, c.ReservedDecodeTokens, c.PageTokens).Fits()
+	}
+	lo, hi := w.First, w.Last+1 // the first prompt that is not read is in (lo, hi]
+	if !reads(lo) {
+		return Window{First: w.First, Last: w.First - 1}
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if reads(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return Window{First: w.First, Last: lo}
 }
 
 func (c Config) serverCapacity(s Server) ServerCapacity {
@@ -70,5 +103,12 @@ func (r Capacity) WindowText() string {
 	if !r.Window.Open() {
 		return "the window is closed: prefill admits every prompt decode admits"
 	}
-	return fmt.Sprintf("the window is open: prompts of %s pass the API and decode's intake, while prefill's rejects them and transfers one placeholder token", r.Window)
+	text := fmt.Sprintf("the window is open: prompts of %s pass the API and decode's intake, while prefill's rejects them and transfers one placeholder token", r.Window)
+	switch {
+	case r.Read == r.Window:
+		return text
+	case !r.Read.Open():
+		return text + "; yet decode attends over none of them: its prealloc budget or init_req_max_new_tokens stops each one"
+	}
+	return text + fmt.Sprintf("; decode attends over those of %s — longer ones never fit its prealloc budget or are left no token to decode", r.Read)
 }

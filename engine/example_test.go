@@ -43,7 +43,7 @@ func ExampleConfig_Capacity() {
 	fmt.Println(launch.Config.Capacity())
 	fmt.Println(fixed.Config.Capacity())
 	// Output:
-	// advertised 1,048,576 tokens; prefill pool 681,280 — short by 367,296 (max_req_input_len 681,274); decode pool 1,048,576 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is open: prompts of 681,274–1,048,569 tokens pass the API and decode's intake, while prefill's rejects them and transfers one placeholder token
+	// advertised 1,048,576 tokens; prefill pool 681,280 — short by 367,296 (max_req_input_len 681,274); decode pool 1,048,576 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is open: prompts of 681,274–1,048,569 tokens pass the API and decode's intake, while prefill's rejects them and transfers one placeholder token; decode attends over those of 681,274–1,048,064 tokens — longer ones never fit its prealloc budget or are left no token to decode
 	// advertised 1,048,576 tokens; prefill pool 2,040,000 — backed, 1.95× the context (max_req_input_len 1,048,570, context − 6); decode pool 1,049,088 — backed, 1.00× the context (max_req_input_len 1,048,570, context − 6); the window is closed: prefill admits every prompt decode admits
 }
 
