@@ -7,7 +7,8 @@ package engine
 // pages). It follows Send's rules — the API's context check, each server's
 // validate_input_length, the door, decode's prealloc of fill_len pages
 // with the configured allocator, prefill's transfer of its prompt or its
-// placeholder, decode attending over kv_committed_len, free() that clears
+// placeholder in whole pages (the last page's tail from prefill's own
+// page), decode attending over kv_committed_len, free() that clears
 // nothing unless ScrubOnFree — and leaves out what a log line would carry:
 // cancels, deferred releases, the writer check and the gateway.
 //
@@ -17,6 +18,10 @@ package engine
 type Stream struct {
 	cfg    Config
 	decode *pool
+	// prefill holds a request's pages only within Serve, from its forward
+	// pass to its transfer; what its pages keep after free() is what a
+	// whole-page transfer carries past the last token sent.
+	prefill *pool
 	// The requests that hold decode's pages, as pop_preallocated weighs
 	// them: how many, their fill_len in all, and how many of them would
 	// need each fill_len + min(max_new_tokens, CLIP_MAX_NEW_TOKEN).
@@ -32,7 +37,9 @@ func NewStream(cfg Config) (*Stream, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Stream{cfg: cfg, decode: newPool(decodeIndex, cfg.PagesOf(ServerDecode), cfg.PageTokens, cfg.Allocator)}, nil
+	return &Stream{cfg: cfg,
+		decode:  newPool(decodeIndex, cfg.PagesOf(ServerDecode), cfg.PageTokens, cfg.Allocator),
+		prefill: newPool(prefillIndex, cfg.PagesOf(ServerPrefill), cfg.PageTokens, cfg.Allocator)}, nil
 }
 
 // StreamRequest is one request through a Stream: what it asks, then what
@@ -64,6 +71,7 @@ type StreamRequest struct {
 
 	maxNew     int   // after decode's init_req_max_new_tokens
 	fill, sent int   // fill_len decode reserves; what prefill transfers
+	built      int   // what prefill's forward pass builds
 	abort      bool  // decode answers 400 after the transfer
 	reserved   Pages // held from Serve to Release
 }
@@ -92,7 +100,7 @@ func (s *Stream) Admit(r *StreamRequest) bool {
 		// neverSent), then answers 500 and frees its pages unread.
 		r.fill, r.NeverSent = v.Fill, true
 	default:
-		r.fill, r.sent = v.Fill, min(v.Sent, v.Fill) // what decode's reservation takes
+		r.fill, r.sent, r.built = v.Fill, min(v.Sent, v.Fill), v.Sent // what decode's reservation takes
 		// Decode's pending rejection, or the length check (#38704's
 		// second part), ends it before decode attends.
 		r.abort = v.DecodeRejected || (v.PrefillRejected && r.sent < r.fill && s.cfg.Mode.checksLength())
@@ -126,6 +134,7 @@ func (s *Stream) Serve(r *StreamRequest) bool {
 	if !s.budget().Check(r.fill, r.maxNew, s.cfg.ReservedDecodeTokens, s.cfg.PageTokens).Fits() {
 		return false
 	}
+	s.decode.free.mergeForExtend(r.fill, s.cfg.PageTokens) // as Send's prealloc, alloc_extend
 	pages, _, err := s.decode.free.take(s.Pages(r))
 	if err != nil {
 		return false
@@ -139,7 +148,7 @@ func (s *Stream) Serve(r *StreamRequest) bool {
 		r.Status = 500
 		return true
 	}
-	d.applyNoUndo(mutation{kind: mutWrite, pages: pages.Head(s.pagesFor(r.sent)), req: r.Tenant, tokens: r.sent})
+	d.applyNoUndo(mutation{kind: mutWrite, pages: pages.Head(s.pagesFor(r.sent)), req: r.Tenant, tokens: r.sent, src: s.forward(r)})
 	r.Status = 200
 	if r.abort {
 		r.Status = 400
@@ -163,6 +172,30 @@ func (s *Stream) Serve(r *StreamRequest) bool {
 		}
 	})
 	return true
+}
+
+// forward is prefill's forward pass over what it builds, in its own pool,
+// freed again once sent. It returns what prefill's page held past the last
+// token sent, which the whole-page transfer carries into decode's last
+// page (nil when that page is full), as Send's senderTail.
+func (s *Stream) forward(r *StreamRequest) positions {
+	p, size := s.prefill, s.cfg.PageTokens
+	built, _, err := p.free.take(s.pagesFor(r.built))
+	if err != nil {
+		return nil // prefill holds nothing between Serves: it cannot be short
+	}
+	p.applyNoUndo(mutation{kind: mutAlloc, pages: built, req: r.Tenant})
+	p.applyNoUndo(mutation{kind: mutWrite, pages: built, req: r.Tenant, tokens: r.built})
+	var tail positions
+	if r.sent%size != 0 {
+		tail = p.positionsOf(built.Tail(r.sent / size).Head(1)[0].First)
+	}
+	p.applyNoUndo(mutation{kind: mutFree, pages: built})
+	if s.cfg.ScrubOnFree {
+		p.applyNoUndo(mutation{kind: mutScrub, pages: built})
+	}
+	p.free.put(built)
+	return tail
 }
 
 // addLeak adds pages and positions of tenant w's KV to the response.
