@@ -42,8 +42,19 @@ func pipeline(reserved, built, sent Pages) []step {
 	}
 }
 
+// prebuilt is p for a request decode finishes in its prebuilt batch
+// (check_finished before any decode forward pass): it attends over nothing.
+func prebuilt(p []step) []step {
+	for i := range p {
+		if p[i].Stage == StageDecodeRunning {
+			p[i].Pages = nil
+		}
+	}
+	return p
+}
+
 // On a fresh demo engine (16-token pages; prefill's pool 8 pages, decode's
-// 9), each path takes exactly these stages.
+// 10 with 32 tokens reserved), each path takes exactly these stages.
 func TestStageSequences(t *testing.T) {
 	slot := pg(0, 8)
 	cases := []struct {
@@ -60,10 +71,10 @@ func TestStageSequences(t *testing.T) {
 			req:  Request{Tenant: "A", PromptTokens: DemoPromptA, Content: DemoSecret},
 			want: pipeline(slot, slot, slot),
 			names: map[Stage][]string{
-				StageIntake:           {"validate_input_length", "The prefill server's", "The decode server's", "below its max_req_input_len 122", "below its max_req_input_len 138"},
+				StageIntake:           {"validate_input_length", "The prefill server:", "The decode server:", "init_req_max_new_tokens leaves max_new_tokens 15", "below its max_req_input_len 122", "below its max_req_input_len 154"},
 				StageAdmission:        {"PrefillBootstrapQueue", "DecodePreallocQueue"},
 				StagePrefillBootstrap: {"bootstrap_room"},
-				StageDecodePrealloc:   {"DecodePreallocQueue", "fill_len = 120", "kv_committed_len = 120", "send_metadata"},
+				StageDecodePrealloc:   {"pop_preallocated: 120 + 32 reserved ≤ 160 free", "DecodePreallocQueue", "fill_len = 120", "kv_committed_len = 120", "send_metadata"},
 				StagePrefillForward:   {"forward pass", "120 prompt tokens", "prefill's own pool"},
 				StagePrefillTransfer:  {"send_kv_chunk", "KVPoll.Success", "120 tokens"},
 				StageDecodeTransfer:   {"KVPoll", "kv_committed_len = 120"},
@@ -79,7 +90,7 @@ func TestStageSequences(t *testing.T) {
 			// prefill builds and sends the one placeholder token.
 			want: pipeline(slot, pg(0, 1), pg(0, 1)),
 			names: map[Stage][]string{
-				StageIntake:          {"validate_input_length", "max_req_input_len 122", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)", "set_finish_with_abort", "FINISH_ABORT(400", "finished() is still false", "below its max_req_input_len 138"},
+				StageIntake:          {"validate_input_length", "max_req_input_len 122", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)", "set_finish_with_abort", "FINISH_ABORT(400", "finished() is still false", "below its max_req_input_len 154"},
 				StageAdmission:       {"req.finished()", "FINISH_ABORT(400)", "the prefill server"},
 				StageDecodePrealloc:  {"fill_len = 125", "kv_committed_len = 125"},
 				StagePrefillForward:  {"placeholder"},
@@ -93,14 +104,17 @@ func TestStageSequences(t *testing.T) {
 		{
 			name: "both reject, vulnerable door", mode: Vulnerable, dpool: 128,
 			req:  Request{Tenant: "B", PromptTokens: DemoPromptB},
-			want: pipeline(pg(0, 1), pg(0, 1), pg(0, 1)), // decode's own placeholder, one position
+			// Decode reserves and is sent its own placeholder, one position,
+			// then ends the request in its prebuilt batch: its pending
+			// FINISH_ABORT(400) stops it before any decode forward pass.
+			want: prebuilt(pipeline(pg(0, 1), pg(0, 1), pg(0, 1))),
 			names: map[Stage][]string{
 				StageIntake:         {"on prefill the prompt becomes one placeholder token", "on decode the prompt becomes one placeholder token"},
 				StageAdmission:      {"req.finished()", "both servers"},
 				StageDecodePrealloc: {"fill_len = 1 token", "decode's own placeholder"},
 				StageDecodeTransfer: {"kv_committed_len = 1"},
-				StageDecodeRunning:  {"kv_committed_len = 1 position in 1 page: 1 position written by this request."},
-				StageResponse:       {"check_finished", "FINISH_ABORT(400)", "decode's HTTP 400", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)"},
+				StageDecodeRunning:  {"prebuilt batch", "FINISH_ABORT(400), is pending on decode, so check_finished ends it before any decode forward pass", "Nothing is attended"},
+				StageResponse:       {"check_finished", "FINISH_ABORT(400)", "decode's HTTP 400", "Input length (125 tokens) exceeds the maximum allowed length (122 tokens)", "Decode never attended"},
 			},
 		},
 		{
@@ -216,9 +230,12 @@ func TestDecodeRunningExplainsProvenance(t *testing.T) {
 }
 
 // Decode reserves the pages the prompt fills — there is no fixed slot —
-// and writes and reads them all.
+// and writes and reads them all. Decode's pool is two pages larger than
+// prefill's: at an equal pool, init_req_max_new_tokens would leave the
+// longest prompt no new token (1,024 in whole pages + 16 + 1 > 1,024) and
+// decode would end it in its prebuilt batch, reading nothing.
 func TestNormalPathSizes(t *testing.T) {
-	cfg := Config{ContextTokens: 4096, PoolTokens: 1024, DecodePoolTokens: 1024, PageTokens: 16,
+	cfg := Config{ContextTokens: 4096, PoolTokens: 1024, DecodePoolTokens: 1056, PageTokens: 16,
 		Mode: Vulnerable, Cancel: CancelBoth, KVBytesPerToken: 1}
 	cases := []struct {
 		tokens  int
