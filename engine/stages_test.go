@@ -103,7 +103,7 @@ func TestStageSequences(t *testing.T) {
 		},
 		{
 			name: "both reject, vulnerable door", mode: Vulnerable, dpool: 128,
-			req:  Request{Tenant: "B", PromptTokens: DemoPromptB},
+			req: Request{Tenant: "B", PromptTokens: DemoPromptB},
 			// Decode reserves and is sent its own placeholder, one position,
 			// then ends the request in its prebuilt batch: its pending
 			// FINISH_ABORT(400) stops it before any decode forward pass.

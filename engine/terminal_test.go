@@ -93,7 +93,7 @@ func TestTerminalRejected(t *testing.T) {
 		{"API, fixed", Fixed, 1 << 20, PathAPIReject, "The input (1048576 tokens) is longer than the model's context length (256 tokens)."},
 		{"door, fixed", Fixed, 122, PathPlaceholder, "Input length (122 tokens) exceeds the maximum allowed length (122 tokens). Use a shorter input or enable --allow-auto-truncate."},
 		// Both servers reject 255 tokens: the router returns decode's 400.
-		{"door, fixed, below the context", Fixed, 255, PathPlaceholder, "Input length (255 tokens) exceeds the maximum allowed length (138 tokens). Use a shorter input or enable --allow-auto-truncate."},
+		{"door, fixed, below the context", Fixed, 255, PathPlaceholder, "Input length (255 tokens) exceeds the maximum allowed length (154 tokens). Use a shorter input or enable --allow-auto-truncate."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestTerminalRejected(t *testing.T) {
 			m := e.Metrics()
 			assert.Equal(t, 1, m.Rejected)
 			assert.Equal(t, 1, m.Responses)
-			assert.Equal(t, []int{8, 9}, []int{m.Prefill.Free, m.Decode.Free}, "nothing allocated on either server")
+			assert.Equal(t, []int{8, 10}, []int{m.Prefill.Free, m.Decode.Free}, "nothing allocated on either server")
 			assertReleasedOnce(t, e)
 		})
 	}
@@ -218,35 +218,42 @@ func TestTerminalErrored(t *testing.T) {
 	}
 }
 
-// A prealloc that finds too few free pages parks the request in
-// DecodePreallocQueue; the Settle that frees pages resumes it, in queue
-// order, and the rest of its pipeline runs then.
+// A request that does not fit decode's prealloc budget parks in
+// DecodePreallocQueue, and the request behind it waits too (first come,
+// first served); the Settle that frees pages resumes them, in queue order,
+// and the rest of their pipeline runs then. Every request asks for 2 new
+// tokens, so that each needs its prompt + 2 free tokens (the budget's
+// growth term; the pools keep no reserve).
 func TestPreallocWaitsForPages(t *testing.T) {
 	e := newEngine(t, abortConfig(CancelOneHalf))
-	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillForward})
-	send(t, e, Request{Tenant: "A", PromptTokens: 8, CancelAt: StagePrefillTransfer})
-	w1 := send(t, e, Request{Tenant: "B", PromptTokens: 1})
-	w2 := send(t, e, Request{Tenant: "C", PromptTokens: 9}) // needs 9 pages: more than one release frees
+	send(t, e, Request{Tenant: "A", PromptTokens: 6, MaxNewTokens: 2, CancelAt: StagePrefillForward})
+	send(t, e, Request{Tenant: "A", PromptTokens: 6, MaxNewTokens: 2, CancelAt: StagePrefillTransfer})
+	w1 := send(t, e, Request{Tenant: "B", PromptTokens: 3, MaxNewTokens: 2})
+	w2 := send(t, e, Request{Tenant: "C", PromptTokens: 9, MaxNewTokens: 2}) // needs 11: more than one release frees
 	for _, w := range []Response{w1, w2} {
 		assert.Equal(t, StateWaiting, w.State)
 		assert.Zero(t, w.Status, "no answer yet")
 		assert.Zero(t, w.Allocated)
-		assert.Equal(t, "Waiting in DecodePreallocQueue for free pages; retried when pages are released", w.Verdict())
 		assert.Equal(t, []string{"tenant-" + w.Tenant + "'s response : (waiting in DecodePreallocQueue)"}, w.Transcript())
 	}
+	assert.Equal(t, "Waiting in DecodePreallocQueue: 3 + 2 max_new_tokens > 4 free; retried when pages are released", w1.Verdict())
+	assert.Equal(t, "Waiting in DecodePreallocQueue: behind r3; retried when pages are released", w2.Verdict(), "C waits behind B: first come, first served")
 	assert.Equal(t, []int{3, 4}, e.Waiting())
 	assert.Equal(t, 2, e.Metrics().Waiting)
 	events := e.Log().Copy()
 	wait := events[stepOf(t, events, 3, StageDecodePrealloc, "")-1]
-	assert.Contains(t, wait.Text, "1 page needed, 0 free", "decode would reserve B's one page")
+	assert.Contains(t, wait.Text, "pop_preallocated does not preallocate it: 3 + 2 max_new_tokens > 4 free.", "B's 3 tokens and 2 new ones do not fit the 4 free")
 	assert.Equal(t, PollBootstrapping, wait.Poll)
 	assert.Empty(t, wait.muts)
+	behind := events[stepOf(t, events, 4, StageDecodePrealloc, "")-1]
+	assert.Contains(t, behind.Text, "r3 ahead of this request still waits")
 
 	require.NoError(t, e.Settle(1, OutcomeDrained))
 	r3 := e.Responses()[2]
 	assert.Equal(t, StateFinished, r3.State, "B's request fits the freed pages and runs to its response")
 	assert.Equal(t, 200, r3.Status)
-	assert.Equal(t, []int{4}, e.Waiting(), "C still needs 9 pages; 8 are free")
+	assert.Equal(t, []int{4}, e.Waiting(), "C still needs 9 + 2 tokens; 10 are free")
+	assert.Equal(t, "9 + 2 max_new_tokens > 10 free", e.Responses()[3].Wait)
 	events = e.Log().Copy()
 	resumed := events[stepOf(t, events, 3, StageDecodePrealloc, ServerDecode)-1]
 	assert.Contains(t, resumed.Text, "Retried from the queue: ")
@@ -254,6 +261,7 @@ func TestPreallocWaitsForPages(t *testing.T) {
 
 	require.NoError(t, e.Settle(2, OutcomeError))
 	assert.Equal(t, StateFinished, e.Responses()[3].State)
+	assert.Empty(t, e.Responses()[3].Wait, "no longer waiting")
 	assert.Empty(t, e.Waiting())
 	m := e.Metrics()
 	assert.Equal(t, 2, m.Finished)
@@ -276,7 +284,10 @@ func TestForwardWaitsForPrefillPool(t *testing.T) {
 	e := newEngine(t, waitConfig())
 	// A's prefill half, never cancelled, keeps its 9 prefill pages.
 	send(t, e, Request{Tenant: "A", PromptTokens: 9, Content: DemoSecret, CancelAt: StagePrefillTransfer})
-	w := send(t, e, Request{Tenant: "B", PromptTokens: 8})
+	// B asks for 2 new tokens: with SGLang's default, clamped to 54, it
+	// would not fit decode's budget (8 + 54 > 55 free) and would wait in
+	// DecodePreallocQueue instead, before prefill's pool is reached.
+	w := send(t, e, Request{Tenant: "B", PromptTokens: 8, MaxNewTokens: 2})
 	assert.Equal(t, StateWaiting, w.State)
 	assert.Zero(t, w.Status)
 	assert.Equal(t, 8, w.Allocated, "decode reserved before prefill ran short")
@@ -309,26 +320,30 @@ func TestForwardWaitsForPrefillPool(t *testing.T) {
 	assertReleasedOnce(t, e)
 }
 
-// A request that finishes after waiting for prefill's pool frees the
-// decode pages it held while it waited: a request ahead of it in the
-// queue that needs them is retried in the same Settle.
+// DecodePreallocQueue is first come, first served (pop_preallocated
+// breaks at the first request that does not fit): C, whose own budget fits
+// the free pages, waits behind B, whose does not, and one Settle resumes
+// both, B first. Before v4 C took decode's pages ahead of B and waited for
+// prefill's pool, and its release sent the retry round again for B; with
+// the queue in order that can no longer happen.
 func TestRetryGoesRoundAgain(t *testing.T) {
 	cfg := waitConfig()
 	cfg.DecodePoolTokens = 20 // max_req_input_len 14
 	e := newEngine(t, cfg)
 	send(t, e, Request{Tenant: "A", PromptTokens: 9, CancelAt: StagePrefillTransfer}) // holds 9 of each pool
-	first := send(t, e, Request{Tenant: "B", PromptTokens: 13})                       // decode: 13 needed, 11 free
-	second := send(t, e, Request{Tenant: "C", PromptTokens: 8})                       // prefill: 8 needed, 7 free
-	require.Equal(t, []int{0, 8}, []int{first.Allocated, second.Allocated})
+	first := send(t, e, Request{Tenant: "B", PromptTokens: 13})                       // 13 > 11 free
+	second := send(t, e, Request{Tenant: "C", PromptTokens: 8, MaxNewTokens: 2})      // 8 + 2 ≤ 11, but behind B
+	require.Equal(t, []int{0, 0}, []int{first.Allocated, second.Allocated})
+	require.Equal(t, []string{"13 + 0 reserved > 11 free", "behind r2"}, []string{first.Wait, second.Wait})
 	require.Equal(t, []int{2, 3}, e.Waiting())
 
-	// The settle frees 9 decode pages: 12 free, one short of B's 13 — until
-	// C, resumed after B, finishes and frees its 8.
+	// The settle frees A's 9 pages of each pool: B fits, runs to its
+	// response and frees its own; C, next in the queue, follows.
 	require.NoError(t, e.Settle(1, OutcomeDrained))
 	assert.Empty(t, e.Waiting(), "nobody waits with the pages free")
 	assert.Equal(t, []State{StateFinished, StateFinished}, []State{e.Responses()[1].State, e.Responses()[2].State})
 	events := e.Log().Copy()
-	assert.Less(t, stepOf(t, events, 3, StageResponse, ""), stepOf(t, events, 2, StageDecodePrealloc, ServerDecode), "C finished before B could reserve")
+	assert.Less(t, stepOf(t, events, 2, StageDecodePrealloc, ServerDecode), stepOf(t, events, 3, StageDecodePrealloc, ServerDecode), "B reserved before C")
 	assertReleasedOnce(t, e)
 }
 
@@ -343,7 +358,10 @@ func TestLateWriteLandingResumesWaiting(t *testing.T) {
 	require.Equal(t, StateWaiting, w.State, "prefill: 9 needed, 8 free")
 	require.Empty(t, e.Lingering(), "nothing left to settle")
 
-	c := send(t, e, Request{Tenant: "C", PromptTokens: 2}) // its transfer lands A's late write
+	// C's transfer lands A's late write. It asks for 2 new tokens: with
+	// SGLang's default, clamped to 60, it would not fit decode's budget
+	// beside B's 9 pages (2 + 60 > 55 free) and would never transfer.
+	c := send(t, e, Request{Tenant: "C", PromptTokens: 2, MaxNewTokens: 2})
 	assert.Equal(t, StateFinished, c.State)
 	assert.Equal(t, 1, e.Metrics().LateWrites)
 	assert.Empty(t, e.Waiting())
@@ -376,7 +394,10 @@ func TestSettle(t *testing.T) {
 			cfg.DecodePoolTokens = 32
 			e := newEngine(t, cfg)
 			send(t, e, Request{Tenant: "A", PromptTokens: 8, Content: DemoSecret, CancelAt: StagePrefillTransfer})
-			send(t, e, Request{Tenant: "C", PromptTokens: 8})
+			// C asks for 2 new tokens, so that it fits decode's budget
+			// beside A's held pages (8 + 2 ≤ 24 free; SGLang's default,
+			// clamped to 22, would not) and runs before the settle.
+			send(t, e, Request{Tenant: "C", PromptTokens: 8, MaxNewTokens: 2})
 			require.Equal(t, []int{1}, e.Lingering())
 			require.True(t, e.Responses()[0].Lingering)
 			n := e.Log().Len()
@@ -436,7 +457,7 @@ func TestSettle(t *testing.T) {
 				ev = late[len(late)-2]
 				assert.Equal(t, 3, ev.Victim)
 				assert.Equal(t, pg(0, 8), ev.Pages)
-				assert.Contains(t, ev.Text, "handed 0–7 to r3 (tenant C)")
+				assert.Contains(t, ev.Text, "handed 1–8 to r3 (tenant C)", "SGLang's page ids, from 1")
 				assert.Equal(t, 1, e.Metrics().LateWrites)
 				assert.Zero(t, e.Metrics().Prefill.Allocated)
 			case OutcomeError:
@@ -519,7 +540,9 @@ func TestSettleErrorsChangeNothing(t *testing.T) {
 // took, once.
 func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 	// Prefill's pool of 32 tokens rejects 26 tokens or more; decode's of
-	// 64 admits up to 57.
+	// 64 admits up to 57. Each request asks for 2 new tokens: SGLang's
+	// default, clamped by init_req_max_new_tokens to 62 − prompt, would make
+	// every request need 62 free tokens of decode's budget, one at a time.
 	cfg := Config{ContextTokens: 64, PoolTokens: 32, DecodePoolTokens: 64, PageTokens: 1,
 		Mode: Vulnerable, Allocator: LIFO, Cancel: CancelOneHalf, KVBytesPerToken: 1}
 	e := newEngine(t, cfg)
@@ -531,23 +554,29 @@ func TestEveryTerminalStateReleasesOnce(t *testing.T) {
 		{Tenant: "B", PromptTokens: 8, CancelAt: StagePrefillForward},   // lingers
 		{Tenant: "C", PromptTokens: 8, CancelAt: StageDecodeTransfer},   // aborted, released
 		{Tenant: "A", PromptTokens: 16, CancelAt: StagePrefillTransfer}, // lingers, on both servers
-		{Tenant: "B", PromptTokens: 41},                                 // waits: 40 free on decode
-		{Tenant: "C", PromptTokens: 40, CancelAt: StageDecodeRunning},   // prefill rejects, cancelled
+		{Tenant: "B", PromptTokens: 41},                                 // waits: 41 > 40 free on decode
+		{Tenant: "C", PromptTokens: 40, CancelAt: StageDecodeRunning},   // waits behind it; prefill rejects, cancelled
 	}
 	for _, r := range reqs {
+		r.MaxNewTokens = 2
 		send(t, e, r)
 		assertReleasedOnce(t, e)
 	}
-	states := []State{}
-	for _, r := range e.Responses() {
-		states = append(states, r.State)
+	states := func() []State {
+		var out []State
+		for _, r := range e.Responses() {
+			out = append(out, r.State)
+		}
+		return out
 	}
 	assert.Equal(t, []State{StateFinished, StateFinished, StateRejected, StateErrored, StateCancelled,
-		StateCancelled, StateCancelled, StateWaiting, StateCancelled}, states)
+		StateCancelled, StateCancelled, StateWaiting, StateWaiting}, states())
+	assert.Equal(t, "behind r8", e.Responses()[8].Wait, "DecodePreallocQueue is first come, first served")
 	assert.Equal(t, []int{5, 7}, e.Lingering())
 	assert.Equal(t, 16, e.Metrics().Prefill.Allocated, "request 7's prefill half keeps its pages")
 	require.NoError(t, e.Settle(7, OutcomeTimeout))
 	assertReleasedOnce(t, e)
+	assert.Equal(t, StateCancelled, states()[8], "request 9 follows request 8 and is cancelled at decode.running")
 	r8 := e.Responses()[7]
 	assert.Equal(t, StateFinished, r8.State, "the timeout freed 16 pages: request 8 goes on")
 	assert.Equal(t, []int{7}, r8.LateWriteFrom, "and request 7's transfer lands in its pages")
