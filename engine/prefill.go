@@ -79,30 +79,40 @@ func (f *flight) transfer() bool {
 	case f.sent < f.prefillTokens:
 		text += fmt.Sprintf(" Decode reserved for its placeholder only, so %s of prefill's %s tokens fit (the simulation's simplification of a transfer whose lengths disagree).", th(f.sent), th(f.prefillTokens))
 	}
-	tail := f.senderTail()
-	if tail != nil && !tail.only(f.r.id) {
-		text += fmt.Sprintf(" The transfer copies whole pages: past position %s, decode's page %s takes what prefill's own page held there — %s.",
-			th(f.sent%f.e.cfg.PageTokens-1), th(PageID(lastPage(f.written))), f.e.describePositions(tail, f.sent%f.e.cfg.PageTokens))
-	}
-	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text, f.e.decode().copyPages(f.written, f.r.id, f.sent, tail)).Poll = PollSuccess
+	m, note := f.e.wholePages(f.r, f.written, f.sent)
+	f.e.emit(f.r, StagePrefillTransfer, HalfPrefill, f.written, text+note, m).Poll = PollSuccess
 	f.e.releasePrefill(f.r, "prefill (its transfer done)")
 	f.e.landLateWrites(f)
 	return true
 }
 
-// senderTail is what prefill's page holds in the positions past the last
-// token the transfer sends, when that token ends inside a page: Mooncake
-// copies the whole page (nil when the last page is full).
-func (f *flight) senderTail() positions {
-	size := f.e.cfg.PageTokens
-	if f.sent%size == 0 {
+// wholePages writes r's first sent tokens into decode's pages as Mooncake
+// sends them, whole pages (send_kvcache over page indices): every transfer
+// — on time, drained or late — does. It returns the write and, when the
+// last page's tail holds anything but r's own KV, a sentence for the log.
+func (e *Engine) wholePages(r *record, pages Pages, sent int) (mutation, string) {
+	tail := e.senderTail(r, sent)
+	note := ""
+	if tail != nil && !tail.only(r.id) {
+		note = fmt.Sprintf(" The transfer copies whole pages: past position %s, decode's page %s takes what prefill's own page held there — %s.",
+			th(sent%e.cfg.PageTokens-1), th(PageID(lastPage(pages))), e.describePositions(tail, sent%e.cfg.PageTokens))
+	}
+	return e.decode().copyPages(pages, r.id, sent, tail), note
+}
+
+// senderTail is what r's page in prefill's pool holds in the positions past
+// the last token the transfer sends, when that token ends inside a page
+// (nil when the last page is full, or prefill built nothing).
+func (e *Engine) senderTail(r *record, sent int) positions {
+	size := e.cfg.PageTokens
+	if sent%size == 0 {
 		return nil
 	}
-	src := f.r.prefillKV.Tail(f.sent / size).Head(1)
+	src := r.prefillKV.Tail(sent / size).Head(1)
 	if len(src) == 0 {
 		return nil
 	}
-	return f.e.prefill().positionsOf(src[0].First)
+	return e.prefill().positionsOf(src[0].First)
 }
 
 // neverSent ends a request whose prefill half was retired at its own door
@@ -149,7 +159,8 @@ func (e *Engine) landLateWrites(f *flight) {
 				w.from.id, w.from.id, w.pages, into, f.r.id, f.resp.Tenant, e.tenants[w.from.tenant])
 			f.resp.LateWriteFrom = append(f.resp.LateWriteFrom, int(w.from.id))
 		}
-		ev := e.emit(w.from, StagePrefillTransfer, HalfPrefill, w.pages, text, d.write(w.pages, w.from.id, w.tokens))
+		m, note := e.wholePages(w.from, w.pages, w.tokens)
+		ev := e.emit(w.from, StagePrefillTransfer, HalfPrefill, w.pages, text+note, m)
 		ev.Poll = PollSuccess
 		if len(into) > 0 {
 			ev.Victim = int(f.r.id)

@@ -18,9 +18,9 @@ func (e *Engine) Settle(request int, o Outcome) error {
 	switch o {
 	case OutcomeDrained:
 		if len(pending) > 0 {
+			m, note := e.wholePages(r, pending, r.linger.pendingTokens)
 			e.emit(r, StagePrefillTransfer, HalfPrefill, pending, fmt.Sprintf(
-				"The prefill half finishes the send_kv_chunk already in flight into decode's %s of the cancelled request, then answers ABORT_ACK: drained.", pending),
-				e.decode().write(pending, r.id, r.linger.pendingTokens)).Poll = PollSuccess
+				"The prefill half finishes the send_kv_chunk already in flight into decode's %s of the cancelled request, then answers ABORT_ACK: drained.%s", pending, note), m).Poll = PollSuccess
 		} else {
 			e.emit(r, StagePrefillTransfer, HalfPrefill, nil, "The prefill half had nothing in flight and answers ABORT_ACK: drained.")
 		}

@@ -15,21 +15,29 @@ import (
 // prefill.transfer event writes the first positions of them, and a
 // request's release event frees them — except the deferral, which only
 // announces that they stay held. On prefill's, a prefill.forward event
-// reserves and writes its pages and a release event frees them.
+// reserves and writes its pages and a release event frees them. A transfer
+// copies whole pages: past the last position sent, decode's last page
+// takes what the request's page in prefill's pool holds, so decode's model
+// keeps prefill's beside it.
 type refPool struct {
 	server     Server
 	holder     []int
 	pos        [][]int // writer of each position of each page
 	pageTokens int
 	scrub      bool
+	built      map[int]Pages // prefill's: each request's forward pages
+	prefill    *refPool      // decode's: the sender's pool
 }
 
 func newRefPool(e *Engine, server Server) *refPool {
 	cfg := e.Config()
 	n := cfg.PagesOf(server)
-	p := &refPool{server: server, holder: make([]int, n), pos: make([][]int, n), pageTokens: cfg.PageTokens, scrub: cfg.ScrubOnFree}
+	p := &refPool{server: server, holder: make([]int, n), pos: make([][]int, n), pageTokens: cfg.PageTokens, scrub: cfg.ScrubOnFree, built: map[int]Pages{}}
 	for id := range p.pos {
 		p.pos[id] = make([]int, cfg.PageTokens)
+	}
+	if server == ServerDecode {
+		p.prefill = newRefPool(e, ServerPrefill)
 	}
 	return p
 }
@@ -59,6 +67,9 @@ func (p *refPool) write(pages Pages, req, n int) {
 }
 
 func (p *refPool) apply(e *Engine, ev Event) {
+	if p.prefill != nil {
+		defer p.prefill.apply(e, ev) // after decode's copy has read it
+	}
 	if ev.Pool != p.server {
 		return
 	}
@@ -68,9 +79,16 @@ func (p *refPool) apply(e *Engine, ev Event) {
 		ev.Pages.Each(func(id int) bool { p.holder[id] = ev.Request; return true })
 		if ev.Stage == StagePrefillForward {
 			p.write(ev.Pages, ev.Request, built)
+			p.built[ev.Request] = ev.Pages
 		}
 	case ev.Stage == StagePrefillTransfer:
 		p.write(ev.Pages, ev.Request, sent)
+		if k := sent % p.pageTokens; k != 0 && len(ev.Pages) > 0 {
+			if src := p.prefill.built[ev.Request].Tail(sent / p.pageTokens).Head(1); len(src) > 0 {
+				into := ev.Pages.Tail(sent / p.pageTokens).Head(1)
+				copy(p.pos[into[0].First][k:], p.prefill.pos[src[0].First][k:])
+			}
+		}
 	case ev.Stage == StageRelease && !isDeferral(ev):
 		ev.Pages.Each(func(id int) bool {
 			p.holder[id] = 0
@@ -170,7 +188,10 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 	require.True(t, send(t, settled, Request{Tenant: "C", PromptTokens: 20}).Leaked())
 	scenarios["abort-one-half+drain+leak"] = settled
 	// Two-token pages: writes that end inside pages, a request waiting for
-	// prefill's pool, a late write and a prompt both servers reject.
+	// prefill's pool, a late write and a prompt both servers reject. Each
+	// request asks for 2 new tokens, so that it fits decode's prealloc
+	// budget beside the pages others hold (SGLang's default, clamped by
+	// init_req_max_new_tokens, would make each need nearly the whole pool).
 	mixed := newEngine(t, Config{ContextTokens: 64, PoolTokens: 24, DecodePoolTokens: 48, PageTokens: 2,
 		Mode: Vulnerable, Cancel: CancelOneHalf, ScrubOnFree: false, KVBytesPerToken: 1})
 	for _, r := range []Request{
@@ -179,6 +200,7 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 		{Tenant: "B", PromptTokens: 26}, {Tenant: "C", PromptTokens: 3, CancelAt: StageDecodeRunning},
 		{Tenant: "D", PromptTokens: 17, CancelAt: StagePrefillTransfer}, {Tenant: "A", PromptTokens: 10},
 	} {
+		r.MaxNewTokens = 2
 		send(t, mixed, r)
 	}
 	require.Equal(t, []int{8}, mixed.Waiting(), "r8 waits for prefill's pool, which r7 holds")
@@ -186,6 +208,24 @@ func TestSnapshotAtMatchesReference(t *testing.T) {
 	require.NoError(t, mixed.Settle(3, OutcomeTimeout))
 	send(t, mixed, Request{Tenant: "A", PromptTokens: 50})
 	scenarios["mixed"] = mixed
+	// Four-token pages: a transfer drained, or landing late after a timeout,
+	// copies whole pages too — decode's last page of A's takes the tail of
+	// A's page in prefill's pool, which holds X's stale KV.
+	for _, o := range []Outcome{OutcomeDrained, OutcomeTimeout} {
+		tails := newEngine(t, Config{ContextTokens: 64, PoolTokens: 16, DecodePoolTokens: 64, PageTokens: 4,
+			Mode: Vulnerable, Cancel: CancelOneHalf, KVBytesPerToken: 1})
+		for _, r := range []Request{
+			{Tenant: "X", PromptTokens: 8}, {Tenant: "Y", PromptTokens: 8},
+			{Tenant: "A", PromptTokens: 5, CancelAt: StagePrefillTransfer},
+		} {
+			r.MaxNewTokens = 2
+			send(t, tails, r)
+		}
+		require.NoError(t, tails.Settle(3, o))
+		send(t, tails, Request{Tenant: "Z", PromptTokens: 2, MaxNewTokens: 2}) // the late write lands in its transfer
+		require.Contains(t, textOf(eventsOf(tails.Log().Copy(), 3), StagePrefillTransfer), "tenant X's KV (r1) in positions 1–3")
+		scenarios["page-tails+"+string(o)] = tails
+	}
 
 	for name, e := range scenarios {
 		for _, server := range Servers {
