@@ -236,6 +236,7 @@ func (f *flight) prebuiltOnly() {
 	if f.resp.DecodeRejected {
 		why = "its to_finish, FINISH_ABORT(400), is pending on decode, so check_finished ends it"
 	}
+	f.resp.Sent = f.sent // prefill did transfer; decode reads none of it
 	f.e.emit(f.r, StageDecodeRunning, HalfDecode, nil, fmt.Sprintf(
 		"Decode's prebuilt batch takes the transferred request: %s before any decode forward pass. Nothing is attended; kv_committed_len = %s is never read.",
 		why, th(f.decodeTokens)))

@@ -28,8 +28,8 @@ func TestIntakeAtBothServersEdges(t *testing.T) {
 	glm := cfg(GLMContextTokens, GLMLaunchPoolTokens, GLMDecodePoolTokens, 1) // prefill 681,274, decode 1,048,570
 	narrow := cfg(GLMContextTokens, GLMLaunchPoolTokens, 900_000, 1)          // decode 899,994
 	backed := cfg(GLMContextTokens, GLMFixedPoolTokens, GLMDecodePoolTokens, 1)
-	demo := DemoConfig()          // prefill 122, decode 154, 16-token pages
-	unreserved := demo            // the same without decode's 32-token reserve
+	demo := DemoConfig() // prefill 122, decode 154, 16-token pages
+	unreserved := demo   // the same without decode's 32-token reserve
 	unreserved.ReservedDecodeTokens = 0
 	partial := cfg(41, 10, 12, 3) // 3 whole pages (9 tokens): 3; 4 pages (12 tokens): 6
 	tiny := cfg(64, 4, 64, 1)     // prefill reads nothing: -2; decode 58
@@ -127,7 +127,7 @@ func TestIntakeAtBothServersEdges(t *testing.T) {
 				assert.Equal(t, decodeMsg, resp.Reason, "the router returns decode's response")
 				assert.False(t, resp.WrongStatus)
 				assert.Equal(t, 1, resp.Allocated, "decode reserves one page for its placeholder")
-				assert.Equal(t, []int{1, 0, 0, 0, 0, 0}, counts(resp), "it attends over nothing")
+				assert.Equal(t, []int{1, 1, 0, 0, 0, 0}, counts(resp), "prefill sent its placeholder; decode attends over nothing")
 				assert.Empty(t, resp.ReadPages)
 			case api:
 				assert.Equal(t, PathAPIReject, resp.Path)

@@ -252,7 +252,7 @@ func TestPresetSymmetric(t *testing.T) {
 	assert.Equal(t, 1, b.Allocated)
 	assert.Empty(t, b.ReadPages, "check_finished ends it in decode's prebuilt batch, before any forward pass")
 	assert.Zero(t, b.ReadStep)
-	assert.Equal(t, []int{1, 0, 0, 0, 0, 0}, counts(b))
+	assert.Equal(t, []int{1, 1, 0, 0, 0, 0}, counts(b))
 	assert.False(t, b.Leaked())
 	assert.Empty(t, b.Leaks)
 	assert.Empty(t, b.Body)

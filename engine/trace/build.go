@@ -322,7 +322,7 @@ func (b *builder) otherData(name string) []byte {
 		str("run", RunName(name)).str("time_model", TimeModel).num("step_us", StepMicros).
 		num("steps", b.log.Len()).num("requests", requests).num("flows", b.flows).
 		num("context_tokens", c.ContextTokens).num("prefill_pool_tokens", c.PoolTokens).num("decode_pool_tokens", c.DecodePoolTokens).
-		num("page_tokens", c.PageTokens).str("mode", string(c.Mode)).str("door_retires", c.Retires().String()).
+		num("page_tokens", c.PageTokens).num("decode_reserved_tokens", c.ReservedDecodeTokens).str("mode", string(c.Mode)).str("door_retires", c.Retires().String()).
 		str("allocator", string(c.Allocator)).str("processes", "1 client, 2 router, 3 prefill server, 4 decode server; tid = request number").
 		json()
 }
