@@ -119,7 +119,8 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 # web/ is tested against go.mod's go-app (go test ./..., as gensite
 # prerenders with it) and, first, against the copy the wasm links
 # (build/wasm.mod), natively: the copy builds for any GOOS. The GOOS=js vet
-# reads the copy too.
+# reads the copy too. JSON's deepest nesting is read in Node as the page
+# reads it (GOOS=js, the wasm's flags, V8's default stack).
 #
 # `make test` says how long it took (wall time, builds included), pass or fail.
 SKIP_LOG := build/browser-skips.txt
@@ -131,6 +132,7 @@ test-run: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js 
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod ./web/... ./wasm/...
 	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod -tags testhooks ./web/...
+	GOOS=js GOARCH=wasm $(GO) test -trimpath $(WASM_GCFLAGS) -exec="node $$($(GO) env GOROOT)/lib/wasm/wasm_exec_node.js" -run '^TestDeepNestingFitsTheStack$$' ./internal/jsonlite/
 	$(GO) test -modfile build/wasm.mod ./web/...
 	@rm -f $(SKIP_LOG)
 	@status=0; KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test -timeout 40m ./... || status=$$?; \
