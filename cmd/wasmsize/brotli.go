@@ -12,15 +12,25 @@ import (
 // brotliQuality is the shipped wasm's (make site's BROTLI_Q).
 const brotliQuality = 11
 
-// writeSizes prints each wasm's brotli bytes, as the site ships them, and
+// writeBrotli prints each wasm's brotli bytes, as the site ships them, and
 // the difference from the first's: with wasms[0] the shipped wasm and the
-// rest linked without one edit each, what each edit buys.
-func writeSizes(w io.Writer, wasms []string) error {
+// rest linked without one patch of go-app each, what each patch buys (make
+// fork-sizes).
+func writeBrotli(w io.Writer, wasms []string) error {
+	if len(wasms) == 0 {
+		return fmt.Errorf("-brotli: no wasm file given")
+	}
 	sizes := make([]int, len(wasms))
 	errs := make([]error, len(wasms))
 	var wg sync.WaitGroup
 	for i, name := range wasms {
-		wg.Go(func() { sizes[i], errs[i] = brotliSize(name) })
+		wg.Go(func() {
+			data, err := os.ReadFile(name)
+			if err == nil {
+				data, err = precompress.Brotli(data, brotliQuality)
+			}
+			sizes[i], errs[i] = len(data), err
+		})
 	}
 	wg.Wait()
 	for i, name := range wasms {
@@ -34,14 +44,4 @@ func writeSizes(w io.Writer, wasms []string) error {
 		}
 	}
 	return nil
-}
-
-// brotliSize is the length of name's brotli twin, as the site writes it.
-func brotliSize(name string) (int, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return 0, err
-	}
-	br, err := precompress.Brotli(data, brotliQuality)
-	return len(br), err
 }
