@@ -1,6 +1,15 @@
 package sitegen
 
-import "strconv"
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"kvleak/internal/server"
+)
 
 // wasmHead is what the page's <head> adds to go-app's: a preload hint and a
 // script that starts compiling app.wasm while the page is still parsed.
@@ -46,4 +55,13 @@ func wasmEarlyCompile(prefix string) string {
   mod.catch(function () {});
   return mod;
 })();</script>`
+}
+
+// writeScriptHashes writes the hash of the head's script, the site's only
+// inline one, to dir's server.ScriptHashes, which cmd/serve's CSP allows.
+func writeScriptHashes(dir, prefix string) error {
+	body := strings.TrimSuffix(strings.TrimPrefix(wasmEarlyCompile(prefix), "<script>"), "</script>")
+	sum := sha256.Sum256([]byte(body))
+	hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'\n"
+	return os.WriteFile(filepath.Join(dir, server.ScriptHashes), []byte(hash), 0o644)
 }
