@@ -1,57 +1,21 @@
-package preview
+package main
 
 import (
 	"bytes"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
+	"os"
 	"strings"
 	"testing"
 
-	"kvleak/engine"
+	"kvleak/internal/preview"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/image/font"
 )
-
-func replay(t *testing.T, slug string) (*engine.Engine, engine.Response) {
-	t.Helper()
-	p, ok := engine.PresetBySlug(slug)
-	require.True(t, ok, slug)
-	e, err := engine.Replay(p.Config, p.Ops)
-	require.NoError(t, err)
-	rs := e.Responses()
-	return e, rs[len(rs)-1]
-}
-
-// The scene is the engine's: each run's own verdict, pages and leaks.
-func TestSceneIsTheEngines(t *testing.T) {
-	demo, err := Demo()
-	require.NoError(t, err)
-	for _, slug := range []string{"demo", "late-write", "scrub"} {
-		e, r := replay(t, slug)
-		s, err := FromEngine(e)
-		require.NoError(t, err, slug)
-		if slug == "demo" {
-			assert.Equal(t, s, demo)
-		}
-		assert.Equal(t, r.Headline(), s.Verdict, slug)
-		assert.Equal(t, r.Tenant, s.Reader, slug)
-		assert.Equal(t, r.Status, s.Status, slug)
-		assert.Equal(t, r.LeakedPages.Len(), s.Leaked, slug)
-		require.Len(t, s.Tiles, r.ReadPages.Len(), slug)
-		for _, tile := range s.Tiles {
-			p, err := e.Snapshot().Page(tile.Page)
-			require.NoError(t, err)
-			assert.True(t, r.ReadPages.Contains(tile.Page), "%s: page %d", slug, tile.Page)
-			assert.Equal(t, r.LeakedPages.Contains(tile.Page), tile.Leaked, "%s: page %d", slug, tile.Page)
-			assert.Equal(t, p.Owner, tile.Owner, "%s: page %d", slug, tile.Page)
-		}
-		assert.True(t, strings.HasSuffix(s.Alt(), r.Headline()), "the alt text ends with the verdict: %s", s.Alt())
-	}
-	assert.Equal(t, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200", demo.Verdict, "the article's demo")
-}
 
 // What is drawn as the verdict is the scene's verdict, all of it, on lines
 // that fit the box; a long verdict takes a smaller size.
@@ -60,12 +24,11 @@ func TestLayoutDrawsTheVerdict(t *testing.T) {
 	require.NoError(t, err)
 	sizes := map[string]float64{}
 	for _, slug := range []string{"demo", "late-write"} {
-		e, r := replay(t, slug)
-		s, err := FromEngine(e)
+		s, err := preview.Preset(slug)
 		require.NoError(t, err)
 		p, err := layout(s, f)
 		require.NoError(t, err, slug)
-		assert.Equal(t, r.Headline(), strings.Join(p.verdict, " "), slug)
+		assert.Equal(t, s.Verdict, strings.Join(p.verdict, " "), slug)
 		inner := p.verdictBox.Dx() - verdictBar - 2*verdictPad
 		for _, line := range p.verdict {
 			assert.LessOrEqual(t, font.MeasureString(p.face, line).Ceil(), inner, "%s: %q", slug, line)
@@ -76,14 +39,14 @@ func TestLayoutDrawsTheVerdict(t *testing.T) {
 	assert.Equal(t, verdictSizes[0], sizes["demo"], "the demo's verdict is drawn at the largest size")
 	assert.Less(t, sizes["late-write"], sizes["demo"], "the long verdict takes a smaller size")
 
-	_, err = layout(Scene{}, f)
+	_, err = layout(preview.Scene{}, f)
 	assert.ErrorContains(t, err, "0 tiles")
 }
 
 // The preview is 1200 × 630, and the leaked pages look different from the
 // page that is not: the leak outline and stripes, the same on each.
 func TestPreviewMarksTheLeakedPages(t *testing.T) {
-	s, err := Demo()
+	s, err := preview.Preset("demo")
 	require.NoError(t, err)
 	b, err := PNG(s)
 	require.NoError(t, err)
@@ -142,4 +105,22 @@ func marking(img image.Image, r image.Rectangle) []color.RGBA {
 
 func rgba(img image.Image, p image.Point) color.RGBA {
 	return color.RGBAModel.Convert(img.At(p.X, p.Y)).(color.RGBA)
+}
+
+// The committed picture is the demo run drawn now; pixels are compared, not
+// bytes, since zlib output may differ between Go versions.
+func TestCommittedPreviewIsUpToDate(t *testing.T) {
+	const hint = "run `go generate ./cmd/previewgen`"
+	s, err := preview.Preset("demo")
+	require.NoError(t, err)
+	want, err := Draw(s)
+	require.NoError(t, err)
+	b, err := os.ReadFile("../../static/preview.png")
+	require.NoError(t, err, hint)
+	got, err := png.Decode(bytes.NewReader(b))
+	require.NoError(t, err, hint)
+	require.Equal(t, want.Bounds(), got.Bounds(), hint)
+	rgba := image.NewRGBA(got.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), got, image.Point{}, draw.Src)
+	assert.True(t, bytes.Equal(want.Pix, rgba.Pix), "static/preview.png's pixels differ from the demo run's: %s", hint)
 }

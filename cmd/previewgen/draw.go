@@ -1,4 +1,4 @@
-package preview
+package main
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+
+	"kvleak/internal/preview"
 )
 
 // title is the one line the engine has no say in: what the playground is.
@@ -16,7 +18,7 @@ const (
 )
 
 // PNG draws the scene and encodes it.
-func PNG(s Scene) ([]byte, error) {
+func PNG(s preview.Scene) ([]byte, error) {
 	img, err := Draw(s)
 	if err != nil {
 		return nil, err
@@ -28,8 +30,8 @@ func PNG(s Scene) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Draw draws the scene at Width × Height.
-func Draw(s Scene) (*image.RGBA, error) {
+// Draw draws the scene at preview.Width × preview.Height.
+func Draw(s preview.Scene) (*image.RGBA, error) {
 	f, err := newFaces()
 	if err != nil {
 		return nil, err
@@ -38,7 +40,7 @@ func Draw(s Scene) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := image.NewRGBA(image.Rect(0, 0, Width, Height))
+	img := image.NewRGBA(image.Rect(0, 0, preview.Width, preview.Height))
 	fill(img, img.Rect, bgColor)
 
 	text(img, f.title, textColor, margin, 84, title)
@@ -56,13 +58,13 @@ func Draw(s Scene) (*image.RGBA, error) {
 		drawTile(img, f, p.tiles[i], t)
 	}
 	drawVerdict(img, p, s.Leaked > 0)
-	text(img, f.footer, mutedColor, margin, Height-26, footer)
+	text(img, f.footer, mutedColor, margin, preview.Height-26, footer)
 	return img, nil
 }
 
 // drawTile marks a leaked page three ways besides its colour, as the grid
 // does: a thick leak outline over stripes, a "!" and the word LEAKED.
-func drawTile(img *image.RGBA, f faces, r image.Rectangle, t Tile) {
+func drawTile(img *image.RGBA, f faces, r image.Rectangle, t preview.Tile) {
 	c := mid(r)
 	centred(img, f.label, mutedColor, c.X, r.Min.Y-14, fmt.Sprintf("page %d", t.Page))
 	fill(img, r, tenantColor(t.Color))

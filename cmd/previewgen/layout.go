@@ -1,14 +1,13 @@
-package preview
+package main
 
 import (
 	"fmt"
 	"image"
 
 	"golang.org/x/image/font"
-)
 
-// Width and Height are the size link previews ask for (1.91:1).
-const Width, Height = 1200, 630
+	"kvleak/internal/preview"
+)
 
 const (
 	margin     = 60
@@ -19,7 +18,7 @@ const (
 	verdictPad = 22
 	verdictBar = 10
 	// verdictBottom keeps the verdict clear of the footer.
-	verdictBottom = Height - 62
+	verdictBottom = preview.Height - 62
 )
 
 // plan is where everything goes; drawing follows it, and the tests read it
@@ -34,28 +33,28 @@ type plan struct {
 	lineGap    int     // baseline to baseline
 }
 
-func layout(s Scene, f faces) (plan, error) {
+func layout(s preview.Scene, f faces) (plan, error) {
 	n := len(s.Tiles)
-	if n == 0 || n > maxTiles {
-		return plan{}, fmt.Errorf("preview: %d tiles: must be between 1 and %d", n, maxTiles)
+	if n == 0 || n > preview.MaxTiles {
+		return plan{}, fmt.Errorf("preview: %d tiles: must be between 1 and %d", n, preview.MaxTiles)
 	}
 	var p plan
-	w := (Width - 2*margin - (n-1)*tileGap) / n
-	x := (Width - n*w - (n-1)*tileGap) / 2
+	w := (preview.Width - 2*margin - (n-1)*tileGap) / n
+	x := (preview.Width - n*w - (n-1)*tileGap) / 2
 	for range n {
 		p.tiles = append(p.tiles, image.Rect(x, tileTop, x+w, tileTop+tileHeight))
 		x += w + tileGap
 	}
 
 	bw := font.MeasureString(f.badge, badgeText(s)).Ceil() + 2*24
-	p.badge = image.Rect(Width-margin-bw, 28, Width-margin, 100)
+	p.badge = image.Rect(preview.Width-margin-bw, 28, preview.Width-margin, 100)
 
-	inner := Width - 2*margin - verdictBar - 2*verdictPad
+	inner := preview.Width - 2*margin - verdictBar - 2*verdictPad
 	for i, face := range f.verdict {
 		p.face, p.size, p.lineGap = face, verdictSizes[i], face.Metrics().Height.Ceil()+4
 		p.verdict = balance(face, s.Verdict, inner)
 		h := 2*verdictPad + (len(p.verdict)-1)*p.lineGap + capHeight(face) + 12
-		p.verdictBox = image.Rect(margin, verdictTop, Width-margin, verdictTop+h)
+		p.verdictBox = image.Rect(margin, verdictTop, preview.Width-margin, verdictTop+h)
 		if p.verdictBox.Max.Y <= verdictBottom {
 			return p, nil
 		}
@@ -77,4 +76,4 @@ func balance(face font.Face, text string, width int) []string {
 	return lines
 }
 
-func badgeText(s Scene) string { return fmt.Sprintf("HTTP %d", s.Status) }
+func badgeText(s preview.Scene) string { return fmt.Sprintf("HTTP %d", s.Status) }
