@@ -14,7 +14,7 @@ BROTLI_Q    ?= 11
 # Real prerequisites, so `make site` only rebuilds what changed. gensite
 # prerenders pages with web/ and engine/, so they count for the site too.
 WASM_SRC := go.mod go.sum $(shell find engine web wasm replay deploycheck internal -name '*.go' -not -name '*_test.go')
-GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress internal/goappfork -type f -not -name '*_test.go')
+GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -type f -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
 .PHONY: wasm wasm-size fork-sizes site serve test test-run test-fast soak loadtest bench profile FORCE
@@ -22,15 +22,19 @@ STATIC   := $(shell find static -type f)
 wasm: build/app.wasm
 site: build/site/index.html
 
-# The wasm links build/goapp-wasm, kvleak's copy of go-app (without its
-# server half and unused features, rendering at once), through
+# The wasm links build/goapp-wasm, kvleak's copy of go-app: go-app as
+# go.mod requires it, with the patches in patches/goapp applied by git apply
+# (its server half and unused features left out, rendering at once), through
 # build/wasm.mod; go.mod and native builds keep the pristine module. See
-# internal/goappfork and docs/upgrading-go-app.md. goappfork writes
-# build/wasm.mod last, so it stands for the copy too.
-FORK_SRC := $(shell find cmd/goappfork internal/goappfork -type f -not -name '*_test.go')
+# docs/upgrading-go-app.md. copy.sh writes build/wasm.mod last, so it stands
+# for the copy too.
+GOAPP         := github.com/maxence-charriere/go-app/v10
+GOAPP_PATCHES := $(sort $(wildcard patches/goapp/*.patch))
+# The copy's packages, vetted and tested with the page: what the patches add.
+GOAPP_PKGS    := $(GOAPP)/pkg/app $(GOAPP)/pkg/errors $(GOAPP)/pkg/internal/nojson
 
-build/wasm.mod: go.mod go.sum $(FORK_SRC)
-	$(GO) run -trimpath ./cmd/goappfork -out build/goapp-wasm -modfile $@
+build/wasm.mod: go.mod go.sum $(GOAPP_PATCHES) patches/goapp/copy.sh
+	sh patches/goapp/copy.sh ./build/goapp-wasm $@ $(GOAPP_PATCHES)
 
 # Every wasm goes from the linker through cmd/wasmmerge, which writes its
 # tens of thousands of data segments as a few: the zeros between them cost
@@ -69,18 +73,17 @@ build/wasm-pkgs.txt: $(WASM_SRC) build/wasm.mod
 wasm-size: build/app.wasm build/app-names.wasm build/wasm-pkgs.txt
 	$(GO) run ./cmd/wasmsize -wasm build/app-names.wasm -shipped build/app.wasm -pkgs build/wasm-pkgs.txt -out build/wasm-size.txt
 
-# make fork-sizes: what each edit of go-app's copy buys in the shipped wasm:
-# app.wasm linked without it (build/without-EDIT.wasm), in brotli bytes
-# against app.wasm's. Several minutes: a link and a brotli pass an edit.
-FORK_WITHOUT = $(patsubst %,build/without-%.wasm,$(shell $(GO) run ./cmd/goappfork -names))
+# make fork-sizes: what each patch of go-app's copy buys in the shipped
+# wasm: app.wasm linked without it (build/without-NAME.wasm), in brotli bytes
+# against app.wasm's. Several minutes: a link and a brotli pass a patch.
+FORK_WITHOUT = $(patsubst patches/goapp/%.patch,build/without-%.wasm,$(GOAPP_PATCHES))
 .PRECIOUS: build/without-%.mod
-build/without-%.mod: go.mod go.sum $(FORK_SRC)
-	$(GO) run -trimpath ./cmd/goappfork -without $* -out build/goapp-without-$* -modfile $@
+build/without-%.mod: go.mod go.sum $(GOAPP_PATCHES) patches/goapp/copy.sh
+	sh patches/goapp/copy.sh ./build/goapp-without-$* $@ $(filter-out patches/goapp/$*.patch,$(GOAPP_PATCHES))
 build/without-%.wasm: $(WASM_SRC) build/without-%.mod $(MERGE_SRC) build/wasm-flags
 	$(call link,-ldflags="-s -w",build/without-$*.mod)
-fork-sizes: build/app.wasm
-	$(MAKE) $(FORK_WITHOUT)
-	$(GO) run ./cmd/goappfork -sizes build/app.wasm $(FORK_WITHOUT)
+fork-sizes: build/app.wasm $(FORK_WITHOUT)
+	$(GO) run ./cmd/wasmsize -brotli build/app.wasm $(FORK_WITHOUT)
 
 # The browser tests' second site: the same app built with -tags testhooks
 # (web/hooks_testhooks.go: a panic trigger, render counts, a settle that
@@ -113,40 +116,48 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-# Browser tests skip without Chromium (they fail under CI); go test hides
-# skips without -v, so each one is noted in SKIP_LOG and counted at the end.
+# A test that lacks something from outside the repository skips
+# (internal/testskip): the browser's without Chromium or axe-core (under CI
+# they fail), the published traces' without ../shared/traces. go test hides
+# skips without -v, so each is noted in SKIP_LOG and counted, by reason, at
+# the end.
 #
 # web/ is tested against go.mod's go-app (go test ./..., as gensite
 # prerenders with it) and, first, against the copy the wasm links
 # (build/wasm.mod), natively: the copy builds for any GOOS. The GOOS=js vet
-# reads the copy too.
+# reads the copy too; the copy's own packages are vetted and tested with it
+# (the patches' added files and their tests). JSON's deepest nesting is read
+# in Node as the page reads it (GOOS=js, the wasm's flags, V8's default stack).
 #
 # `make test` says how long it took (wall time, builds included), pass or fail.
-SKIP_LOG := build/browser-skips.txt
+SKIP_LOG := build/test-skips.txt
+skipped = if [ -s $(SKIP_LOG) ]; then echo; echo "!!!!!!!! $$(wc -l < $(SKIP_LOG)) tests SKIPPED (names in $(SKIP_LOG)) !!!!!!!!"; cut -f2 $(SKIP_LOG) | sort | uniq -c; fi
 test:
 	@start=$$(date +%s); status=0; $(MAKE) --no-print-directory test-run || status=$$?; \
 	t=$$(( $$(date +%s) - start )); echo "make test took $$((t / 60))m$$((t % 60))s"; exit $$status
 
 test-run: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js build/wasm.mod
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod ./web/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod ./web/... ./wasm/... $(GOAPP_PKGS)
 	GOOS=js GOARCH=wasm $(GO) vet -modfile build/wasm.mod -tags testhooks ./web/...
-	$(GO) test -modfile build/wasm.mod ./web/...
+	GOOS=js GOARCH=wasm $(GO) test -trimpath $(WASM_GCFLAGS) -exec="node $$($(GO) env GOROOT)/lib/wasm/wasm_exec_node.js" -run '^TestDeepNestingFitsTheStack$$' ./internal/jsonlite/
+	$(GO) vet -modfile build/wasm.mod $(GOAPP_PKGS)
+	$(GO) test -modfile build/wasm.mod ./web/... $(GOAPP_PKGS)
 	@rm -f $(SKIP_LOG)
 	@status=0; KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test -timeout 40m ./... || status=$$?; \
-	if [ -s $(SKIP_LOG) ]; then \
-		echo; echo "!!!!!!!! $$(wc -l < $(SKIP_LOG)) browser tests SKIPPED: no Chromium found (apt-get install chromium); names in $(SKIP_LOG) !!!!!!!!"; \
-	fi; exit $$status
+	$(skipped); exit $$status
 
 # make test-fast: the native half of `make test` for day-to-day work, in
 # well under two minutes on a warm cache: vet, web/ against the wasm's copy
-# of go-app, and every package's tests but the browser's (e2e/).
+# of go-app and the copy's own packages, and every package's tests but the
+# browser's (e2e/).
 test-fast: build/wasm.mod
-	@start=$$(date +%s); status=0; \
+	@start=$$(date +%s); status=0; rm -f $(SKIP_LOG); \
 	$(GO) vet ./... && \
-	$(GO) test -modfile build/wasm.mod ./web/... && \
-	$(GO) test $$($(GO) list ./... | grep -v '^kvleak/e2e$$') || status=$$?; \
-	t=$$(( $$(date +%s) - start )); echo "make test-fast took $$((t / 60))m$$((t % 60))s"; exit $$status
+	$(GO) vet -modfile build/wasm.mod $(GOAPP_PKGS) && \
+	$(GO) test -modfile build/wasm.mod ./web/... $(GOAPP_PKGS) && \
+	KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test $$($(GO) list ./... | grep -v '^kvleak/e2e$$') || status=$$?; \
+	$(skipped); t=$$(( $$(date +%s) - start )); echo "make test-fast took $$((t / 60))m$$((t % 60))s"; exit $$status
 
 # A seeded random walk over every control of the real site in headless
 # Chromium (e2e/soak_test.go); it fails on any exception, console error, Go

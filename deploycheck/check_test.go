@@ -36,48 +36,54 @@ func TestFixtures(t *testing.T) {
 		headline     string
 		prefillMaxIn int
 		decodeMaxIn  int
+		apiContext   int
 		window       engine.Window
 		mode         engine.Mode
 		notesContain []string
 	}{
 		{"glm-launch", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
 		{"glm-remediated", NotExposed,
 			"NOT EXPOSED: the window is closed (prefill admits everything decode admits)",
-			1_048_570, 1_048_570, engine.Window{First: 1_048_570, Last: 1_048_569}, engine.Vulnerable,
+			1_048_570, 1_048_570, 1_048_576, engine.Window{First: 1_048_570, Last: 1_048_569}, engine.Vulnerable,
 			[]string{"0.5.20 (mooncake) predates the fix in 0.5.21: a prefill pool that shrinks"}},
 		{"symmetric", NotExposed,
 			"NOT EXPOSED: the window is closed (prefill admits everything decode admits)",
-			681_274, 681_274, engine.Window{First: 681_274, Last: 681_273}, engine.Vulnerable, nil},
+			681_274, 681_274, 1_048_576, engine.Window{First: 681_274, Last: 681_273}, engine.Vulnerable, nil},
 		{"v0.5.21-mooncake", Patched,
 			"PATCHED: the window is open but 0.5.21 retires the rejection at the door",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Fixed, nil},
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Fixed, nil},
 		{"v0.5.21-mori", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.5.21 (mori) predates the fix in 0.5.22",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
 		{"launch-command", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
 			[]string{"prefill's pool is --max-total-tokens 681,280, an upper bound", "decode's release 0.5.20 is read from the image tag lmsysorg/sglang:v0.5.20-cu129"}},
 		{"minimal", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable, nil},
 		// issue 42: /server_info of a development build whose prefill has
 		// context_length null, a hybrid sliding-window pair whose reported
 		// limits differ from the rule, Kubernetes lists.
 		{"dev-build", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; 0.0.0.dev1+g87549f8f0 (mooncake) is a development build that names no release, commit 87549f8f0: whether it carries the fix in 0.5.21 is unknown",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
 			[]string{"prefill does not say its context length (its context_length is null): the other server's, 1,048,576, is used"}},
 		{"hybrid-swa", Exposed,
 			"EXPOSED: prompts of 99,994–131,065 tokens pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
-			99_994, 131_066, engine.Window{First: 99_994, Last: 131_065}, engine.Vulnerable,
+			99_994, 131_066, 131_072, engine.Window{First: 99_994, Last: 131_065}, engine.Vulnerable,
 			[]string{"prefill reports max_req_input_len 99,994 where the rule on max_total_num_tokens 20,000 gives 19,994", "decode reports max_req_input_len 131,066 where the rule on max_total_num_tokens 40,000 gives 39,994"}},
 		{"k8s-args", Exposed,
 			"EXPOSED: prompts of " + glmWindow + " pass decode's door and take prefill's placeholder path; prefill: 0.5.20 (mooncake) predates the fix in 0.5.21; decode: the launch command does not say the SGLang release (mooncake has the fix from 0.5.21)",
-			681_274, 1_048_570, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
+			681_274, 1_048_570, 1_048_576, engine.Window{First: 681_274, Last: 1_048_569}, engine.Vulnerable,
 			[]string{"prefill's release 0.5.20 is read from the image tag lmsysorg/sglang:v0.5.20-cu129", "decode's list names no launcher: its flags are read as sglang.launch_server's (the container's entrypoint)"}},
+		// The API in front refuses at the smaller context: decode's here.
+		{"contexts-differ", Exposed,
+			"EXPOSED: prompts of 681,274–786,425 tokens pass decode's door and take prefill's placeholder path; 0.5.20 (mooncake) predates the fix in 0.5.21",
+			681_274, 786_426, 786_432, engine.Window{First: 681_274, Last: 786_425}, engine.Vulnerable,
+			[]string{"context lengths differ: prefill 1,048,576, decode 786,432; the API refuses at the smaller"}},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			p, d := pair(t, c.dir)
@@ -91,7 +97,7 @@ func TestFixtures(t *testing.T) {
 			assert.Equal(t, c.decodeMaxIn, v.Decode.Limits.MaxReqInputLen())
 			assert.Equal(t, c.window, v.Window)
 			assert.Equal(t, c.mode, v.Mode)
-			assert.Equal(t, min(v.Prefill.Server.ContextTokens, v.Decode.Server.ContextTokens), v.APIContext)
+			assert.Equal(t, c.apiContext, v.APIContext)
 			text := v.String()
 			for _, n := range c.notesContain {
 				assert.Contains(t, text, "note:    "+n)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestAClickRendersBeforeItReturns holds the wasm's one scheduling edit to
-// go-app (internal/goappfork/edits.go): a click's render runs as soon as
+// go-app (patches/goapp/render-at-once.patch): a click's render runs as soon as
 // go-app's dispatch queue drains, inside the click's own task, instead of on
 // the next tick of go-app's 120 Hz ticker. So the page has changed by the time
 // click() returns to the script that called it. Pristine go-app fails this on

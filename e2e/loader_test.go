@@ -41,7 +41,7 @@ type loaderWatch struct {
 // they were reporting on: go-app's app.js piped every chunk through a
 // JavaScript stream to rewrite the percentage (a repaint each frame), and
 // the spinning logo made a compositor frame at every vsync
-// (internal/goappfork's edit wasm-compile, static/app.css).
+// (internal/sitegen's script edit wasm-compile, static/app.css).
 func TestTheLoaderIsStillWhileTheWasmLoads(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
@@ -77,7 +77,7 @@ type startWatch struct {
 // wasm to the compiler while the parser is still in the document, and
 // app.js instantiates that module: one download, one compile, on the first
 // visit and on a repeat visit through the service worker
-// (internal/sitegen/preload.go, goappfork's edit wasm-compile). With
+// (internal/sitegen/preload.go, its script edit wasm-compile). With
 // ?wasm=false, as for crawlers, nothing is compiled.
 func TestTheWasmCompilesWhileThePageIsParsed(t *testing.T) {
 	site := serveSite(t)

@@ -227,7 +227,7 @@ func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
 
 // A click on one of the page's own links is navigated by the app in the
 // same document (go-app's click handler, which the wasm's copy finds the
-// link for with one closest("a"): internal/goappfork/edits.go): the
+// link for with one closest("a"): patches/goapp/closest-link.patch): the
 // incident timeline's link loads its preset, and a click elsewhere on the
 // page navigates nowhere.
 func TestALinkOfThePageIsNavigatedInPlace(t *testing.T) {

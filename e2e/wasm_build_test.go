@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kvleak/internal/testskip"
 	"kvleak/internal/wasmbin"
 )
 
@@ -52,7 +54,7 @@ func TestTheShippedWasmFitsItsShareOfTheFirstVisit(t *testing.T) {
 	flags, err := os.ReadFile(filepath.Join(root, "build", "site-flags"))
 	require.NoError(t, err, "make site first")
 	if !strings.Contains(string(flags), "-br-large-q 11") {
-		t.Skipf("build/site was compressed with %q; the budget is for brotli 11 (make site)", strings.TrimSpace(string(flags)))
+		testskip.Skip(t, fmt.Sprintf("build/site was compressed with %q; the budget is for brotli 11 (make site)", strings.TrimSpace(string(flags))))
 	}
 	info, err := os.Stat(filepath.Join(root, "build", "site", "web", "app.wasm.br"))
 	require.NoError(t, err)

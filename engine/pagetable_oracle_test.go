@@ -1,77 +1,74 @@
 package engine
 
-// slicePages is the page table as it was before it kept runs: a holder, a
-// writer and, for pages a write ended inside, the positions of every page,
-// changed one page at a time. It is kept only as the oracle the run table
-// is checked against (pagetable_prop_test.go), so it is written for
-// plainness, not speed, and shares no code with pageTable.
-type slicePages struct {
-	holder, writer []int32
-	partial        map[int32]positions
-	pageTokens     int
+// pageModel is the page table at its plainest: a holder for every page and
+// a writer for every token position, changed one page and one position at
+// a time. It is the oracle the run table is checked against
+// (pagetable_prop_test.go), so it reads a mutation's fields and nothing
+// else: no code of pageTable, positions or Pages.
+type pageModel struct {
+	holder     []int32 // by page
+	writer     []int32 // by position: page id × pageTokens + position
+	pageTokens int
 }
 
-func newSlicePages(pages, pageTokens int) *slicePages {
-	return &slicePages{holder: make([]int32, pages), writer: make([]int32, pages), partial: map[int32]positions{}, pageTokens: pageTokens}
+func newPageModel(pages, pageTokens int) *pageModel {
+	return &pageModel{holder: make([]int32, pages), writer: make([]int32, pages*pageTokens), pageTokens: pageTokens}
 }
 
-// apply makes m's change, page by page.
-func (s *slicePages) apply(m mutation) {
-	idx := 0
-	full := m.pages.Len()
-	if m.kind == mutWrite && m.tokens > 0 {
-		full = m.tokens / s.pageTokens
+// apply makes m's change. A write fills the first m.tokens positions of
+// its pages, taken in the order listed (all of them when m.tokens is 0).
+func (s *pageModel) apply(m mutation) {
+	left := m.tokens
+	if left == 0 {
+		left = -1 // no end
 	}
-	for _, id := range pageIDs(m.pages) {
-		switch m.kind {
-		case mutAlloc:
-			s.holder[id] = m.req
-		case mutFree:
-			s.holder[id] = noRequest
-		case mutScrub:
-			s.writer[id] = noRequest
-			delete(s.partial, int32(id))
-		case mutWrite:
-			switch {
-			case idx < full:
-				delete(s.partial, int32(id))
-			case idx == full && m.tokens%s.pageTokens != 0:
-				after := s.positionsOf(id).overwrite(m.req, int32(m.tokens%s.pageTokens))
-				if len(after) == 1 {
-					delete(s.partial, int32(id))
-				} else {
-					s.partial[int32(id)] = after
+	for _, r := range m.pages {
+		for id := r.First; id < r.First+r.Count; id++ {
+			switch m.kind {
+			case mutAlloc:
+				s.holder[id] = m.req
+			case mutFree:
+				s.holder[id] = noRequest
+			case mutScrub:
+				for p := range s.pageTokens {
+					s.writer[id*s.pageTokens+p] = noRequest
+				}
+			case mutWrite:
+				for p := 0; p < s.pageTokens && left != 0; p++ {
+					s.writer[id*s.pageTokens+p] = m.req
+					left--
 				}
 			}
-			s.writer[id] = m.req
 		}
-		idx++
 	}
 }
 
-func (s *slicePages) positionsOf(id int) positions {
-	if p, ok := s.partial[int32(id)]; ok {
-		return p
-	}
-	return positions{{Writer: s.writer[id], End: int32(s.pageTokens)}}
+// page is page id's writers, one a position.
+func (s *pageModel) page(id int) []int32 {
+	return s.writer[id*s.pageTokens : (id+1)*s.pageTokens]
 }
 
-// counts is the held and stale pages, counted one by one.
-func (s *slicePages) counts() (held, stale int) {
+// mixed reports whether page id holds more than one writer's KV (or some
+// positions none).
+func (s *pageModel) mixed(id int) bool {
+	for _, w := range s.page(id) {
+		if w != s.page(id)[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// counts is the held pages, and the unheld ones that still hold some
+// request's KV, counted one by one.
+func (s *pageModel) counts() (held, stale int) {
 	for id, h := range s.holder {
 		switch {
 		case h != noRequest:
 			held++
-		case s.writer[id] != noRequest:
+		case s.mixed(id) || s.page(id)[0] != noRequest:
 			stale++
 		}
 	}
 	return held, stale
-}
-
-// pageIDs lists every page of p, in order.
-func pageIDs(p Pages) []int {
-	var out []int
-	p.Each(func(id int) bool { out = append(out, id); return true })
-	return out
 }

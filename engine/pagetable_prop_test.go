@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -11,18 +12,19 @@ import (
 // both tables, or an undo or redo of logged changes on the run table while
 // the oracle replays the changes up to that step.
 type tableOp struct {
-	kind              mutKind // 0: move the view (undo/redo)
-	first, count, req int
-	tokens, to        int
+	kind       mutKind // 0: move the view (undo/redo)
+	pages      Pages
+	req        int
+	tokens, to int
 }
 
-// checkTableOps drives the run table and the per-page oracle through ops,
-// in a pool of pages pages of pageTokens positions, and after every op
+// checkTableOps drives the run table and the per-position oracle through
+// ops, in a pool of pages pages of pageTokens positions, and after every op
 // compares each page's holder, writer and positions, and the counters.
 func checkTableOps(t *testing.T, pages, pageTokens int, ops []tableOp) {
 	t.Helper()
 	run := newPageTable(pages, pageTokens)
-	latest := newSlicePages(pages, pageTokens)
+	latest := newPageModel(pages, pageTokens)
 	var log, asked []mutation // as logged by the run table, and as asked
 	at := 0                   // the step the run table shows: len(log) unless moved back
 	for i, op := range ops {
@@ -35,7 +37,7 @@ func checkTableOps(t *testing.T, pages, pageTokens int, ops []tableOp) {
 				at--
 				run.undo(log[at])
 			}
-			then := newSlicePages(pages, pageTokens) // the oracle replays from the start
+			then := newPageModel(pages, pageTokens) // the oracle replays from the start
 			for _, m := range asked[:to] {
 				then.apply(m)
 			}
@@ -45,7 +47,7 @@ func checkTableOps(t *testing.T, pages, pageTokens int, ops []tableOp) {
 		for ; at < len(log); at++ { // changes are made at the latest step
 			run.redo(log[at])
 		}
-		m := mutation{kind: op.kind, pages: Pages{{op.first, op.count}}, req: int32(op.req), tokens: op.tokens}
+		m := mutation{kind: op.kind, pages: op.pages, req: int32(op.req), tokens: op.tokens}
 		log, asked = append(log, run.apply(m)), append(asked, m)
 		at++
 		latest.apply(m)
@@ -54,9 +56,9 @@ func checkTableOps(t *testing.T, pages, pageTokens int, ops []tableOp) {
 }
 
 // compareTables fails unless the run table and the oracle agree on every
-// page, and the table's runs are canonical: sorted, from 0, neighbours
-// different.
-func compareTables(t *testing.T, what string, run *pageTable, want *slicePages) {
+// page and position, and the table's runs are canonical: sorted, from 0,
+// neighbours different.
+func compareTables(t *testing.T, what string, run *pageTable, want *pageModel) {
 	t.Helper()
 	if run.runs[0].start != 0 {
 		t.Fatalf("%s: the first run starts at %d", what, run.runs[0].start)
@@ -68,18 +70,29 @@ func compareTables(t *testing.T, what string, run *pageTable, want *slicePages) 
 		}
 	}
 	holder, writer := run.perPage()
+	mixed := 0
 	for id := range want.holder {
-		if holder[id] != want.holder[id] || writer[id] != want.writer[id] {
-			t.Fatalf("%s: page %d is held by r%d, written by r%d; the oracle says r%d, r%d", what, id, holder[id], writer[id], want.holder[id], want.writer[id])
+		if holder[id] != want.holder[id] || writer[id] != want.page(id)[0] {
+			t.Fatalf("%s: page %d is held by r%d, written by r%d; the oracle says r%d, r%d", what, id, holder[id], writer[id], want.holder[id], want.page(id)[0])
+		}
+		got := slices.Repeat([]int32{writer[id]}, run.pageTokens)
+		if p, ok := run.partial[int32(id)]; ok {
+			got = got[:0]
+			for _, r := range p {
+				for len(got) < int(r.End) {
+					got = append(got, r.Writer)
+				}
+			}
+		}
+		if !slices.Equal(got, want.page(id)) {
+			t.Fatalf("%s: page %d's positions hold %v, the oracle %v", what, id, got, want.page(id))
+		}
+		if want.mixed(id) {
+			mixed++
 		}
 	}
-	if len(run.partial) != len(want.partial) {
-		t.Fatalf("%s: %d partial pages, the oracle %d", what, len(run.partial), len(want.partial))
-	}
-	for id, p := range want.partial {
-		if got := run.positionsOf(int(id)); fmt.Sprint(got) != fmt.Sprint(p) {
-			t.Fatalf("%s: page %d holds %v, the oracle %v", what, id, got, p)
-		}
+	if len(run.partial) != mixed {
+		t.Fatalf("%s: %d partial pages, the oracle %d", what, len(run.partial), mixed)
 	}
 	if held, stale := want.counts(); held != run.held || stale != run.stale {
 		t.Fatalf("%s: held %d stale %d, the oracle %d %d", what, run.held, run.stale, held, stale)
@@ -88,27 +101,48 @@ func compareTables(t *testing.T, what string, run *pageTable, want *slicePages) 
 
 // randomTableOps is n random ops over a pool of pages pages: allocations,
 // writes (some ending inside a page), frees, scrubs and moves of the view,
-// over ranges from one page to most of the pool.
+// each over one to four separate ranges in any order, from one page to
+// most of the pool.
 func randomTableOps(r *rand.Rand, pages, pageTokens, n int) []tableOp {
 	ops := make([]tableOp, n)
 	for i := range ops {
-		first := r.IntN(pages)
-		count := 1 + r.IntN(pages-first)
-		if r.IntN(3) > 0 { // mostly short ranges, so that runs pile up
-			count = 1 + r.IntN(min(pages-first, 8))
+		var p Pages
+		for at, k := 0, 1+r.IntN(4); at < pages && len(p) < k; {
+			first := at + r.IntN(min(pages-at, 16))
+			if len(p) == 0 {
+				first = r.IntN(pages)
+			}
+			count := 1 + r.IntN(pages-first)
+			if r.IntN(3) > 0 { // mostly short ranges, so that runs pile up
+				count = 1 + r.IntN(min(pages-first, 8))
+			}
+			p = append(p, Run{first, count})
+			at = first + count + 1 // a gap: the ranges stay separate
 		}
-		op := tableOp{kind: mutKind(r.IntN(5)), first: first, count: count, req: 1 + r.IntN(6), to: r.IntN(n + 1)}
+		r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		op := tableOp{kind: mutKind(r.IntN(5)), pages: p, req: 1 + r.IntN(6), to: r.IntN(n + 1)}
 		if op.kind == mutWrite && r.IntN(2) == 0 {
-			op.tokens = 1 + r.IntN(count*pageTokens)
+			op.tokens = endsInLast(p, pageTokens, r.IntN(pageTokens))
 		}
 		ops[i] = op
 	}
 	return ops
 }
 
-// TestPageTableMatchesOracle: the run table and the per-page table it
-// replaced agree page by page after every change, undo and redo, in small
-// pools and in a pool of 2,097,152 pages.
+// endsInLast is a write's tokens that end k+1 positions into the last of
+// pages (k < pageTokens), as every write the engine makes does: its pages
+// are the Head of as many as the tokens need.
+func endsInLast(pages Pages, pageTokens, k int) int {
+	n := 0
+	for _, r := range pages {
+		n += r.Count
+	}
+	return (n-1)*pageTokens + 1 + k
+}
+
+// TestPageTableMatchesOracle: the run table and the per-position model
+// agree page by page after every change, undo and redo, in small pools and
+// in a pool of 2,097,152 pages.
 func TestPageTableMatchesOracle(t *testing.T) {
 	cases := []struct{ pages, pageTokens, ops, seeds int }{
 		{1, 1, 40, 20}, {7, 16, 200, 40}, {64, 4, 300, 20}, {1_000, 1, 300, 5}, {2_097_152, 1, 30, 1},
@@ -124,11 +158,17 @@ func TestPageTableMatchesOracle(t *testing.T) {
 }
 
 // FuzzPageTable feeds the property test ops decoded from the fuzzer's
-// bytes: seven bytes an op, in a pool whose size the first two set (up to
-// 4,096 pages, or 2,097,152 when the first is 255).
+// bytes, in a pool whose size the first two set (up to 4,096 pages, or
+// 2,097,152 when the first is 255). An op is four bytes (kind, request,
+// step to move to or tokens, ranges) and four a range (where it starts
+// after the last, its length); a fifth bit of the ranges byte lists them
+// last first.
 func FuzzPageTable(f *testing.F) {
-	f.Add([]byte{0, 9, 1, 0, 0, 4, 1, 0, 0, 2, 0, 0, 4, 1, 9, 0, 0, 3, 0, 0, 4, 1, 0, 0, 0, 0, 0, 1})
-	f.Add([]byte{255, 255, 1, 3, 200, 90, 2, 5, 1, 2, 0, 1, 200, 3, 0, 7, 4, 8, 8, 8, 8})
+	// A write over {0,2},{4,3} of pages that two writers held, undone.
+	f.Add([]byte{0, 8, 2, 2, 0, 0, 0, 0, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 2, 0, 0, 1, 0, 0, 0, 0, 0})
+	// The same listed last first, a partial write and a scrub, undone.
+	f.Add([]byte{0, 8, 2, 2, 0, 0, 0, 0, 0, 2, 2, 1, 3, 5, 0, 0, 0, 1, 0, 1, 0, 2, 4, 0, 0, 1, 0, 3, 0, 3, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, 0, 0})
+	f.Add([]byte{255, 255, 1, 3, 200, 2, 90, 2, 5, 1, 2, 0, 1, 200, 3, 0, 7, 4, 8, 8, 8, 8, 2, 4, 1, 6, 0, 3, 0, 0, 0, 9, 9, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -139,12 +179,21 @@ func FuzzPageTable(f *testing.F) {
 		}
 		const pageTokens = 4
 		var ops []tableOp
-		for b := data[2:]; len(b) >= 7 && len(ops) < most; b = b[7:] {
-			first := (int(b[1])<<8 | int(b[2])) % pages
-			count := 1 + (int(b[3])<<8|int(b[4]))%(pages-first)
-			op := tableOp{kind: mutKind(b[0] % 5), first: first, count: count, req: 1 + int(b[5]%6), to: int(b[6])}
-			if op.kind == mutWrite && b[6]%2 == 1 {
-				op.tokens = 1 + int(b[6])%(count*pageTokens)
+		for b := data[2:]; len(b) >= 8 && len(ops) < most; {
+			op := tableOp{kind: mutKind(b[0] % 5), req: 1 + int(b[1]%6), to: int(b[2])}
+			k, last := 1+int(b[3]%4), b[3]&4 != 0
+			b = b[4:]
+			for at := 0; len(b) >= 4 && at < pages && len(op.pages) < k; b = b[4:] {
+				first := at + (int(b[0])<<8|int(b[1]))%(pages-at)
+				count := 1 + (int(b[2])<<8|int(b[3]))%(pages-first)
+				op.pages = append(op.pages, Run{first, count})
+				at = first + count + 1
+			}
+			if last {
+				slices.Reverse(op.pages)
+			}
+			if op.kind == mutWrite && op.to%2 == 1 {
+				op.tokens = endsInLast(op.pages, pageTokens, op.to/2%pageTokens)
 			}
 			ops = append(ops, op)
 		}

@@ -5,13 +5,15 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"kvleak/internal/testskip"
 )
 
 // benchRead reads every request of a log held in memory.
 func benchRead(b *testing.B, name string) {
 	text, err := os.ReadFile(name)
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
@@ -41,5 +43,5 @@ func BenchmarkReadConversationCSV(b *testing.B) {
 }
 
 func BenchmarkReadConversationJSONL(b *testing.B) {
-	benchRead(b, sharedTraces+"/mooncake-conversation.jsonl")
+	benchRead(b, testskip.PublishedTrace(b, "..", "mooncake-conversation.jsonl"))
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/internal/testskip"
 )
 
 // readFile reads every request of a log file.
@@ -61,48 +63,67 @@ func TestPublishedExcerpts(t *testing.T) {
 	}
 }
 
-// sharedTraces is where the published traces are kept beside the repo;
-// tests that need them in full skip without them.
-const sharedTraces = "../../shared/traces"
-
-func needShared(t testing.TB, name string) string {
-	p := filepath.Join(sharedTraces, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not here: %v", p, err)
-	}
-	return p
-}
-
+// The published traces are read in full where they are kept beside the
+// repository; without them those tests skip, listed in make test's summary.
+// What the repository holds of them, the excerpts and the samples, is
+// checked without them.
 func TestPublishedTracesInFull(t *testing.T) {
 	for name, n := range map[string]int{
 		"mooncake-conversation.jsonl": 12_031, "mooncake-synthetic.jsonl": 3_993,
 		"azure-llm-conv-2023.csv": 19_366, "azure-llm-code-2023.csv": 8_819,
 	} {
 		t.Run(name, func(t *testing.T) {
-			rd, got := readFile(t, needShared(t, name))
+			rd, got := readFile(t, testskip.PublishedTrace(t, "..", name))
 			assert.Len(t, got, n)
 			assert.Zero(t, rd.Skipped().Count, rd.Skipped().First)
 		})
 	}
 }
 
-// The samples the page offers (static/traces, made by cmd/gentraces) hold
-// every request of their sources, unchanged.
+// shippedSamples are the samples the page offers (static/traces, made by
+// cmd/gentraces), each with its source, its count and the excerpt of its
+// source in testdata: the first lines, or the last.
+var shippedSamples = []struct {
+	sample, source string
+	n              int
+	excerpt        string
+	tail           bool
+}{
+	{"mooncake-conversation.csv", "mooncake-conversation.jsonl", 12_031, "mooncake-conversation-head.jsonl", false},
+	{"mooncake-synthetic.csv", "mooncake-synthetic.jsonl", 3_993, "mooncake-synthetic-head.jsonl", false},
+	{"azure-llm-code-2023.csv", "azure-llm-code-2023.csv", 8_819, "azure-llm-code-2023-tail.csv", true},
+}
+
+// The samples are read in full, and hold the published lines of their
+// excerpts where the excerpts were taken: the same tokens at the same
+// times from the first of them.
 func TestShippedSamples(t *testing.T) {
-	for _, tc := range []struct {
-		sample, source string
-		n              int
-	}{
-		{"mooncake-conversation.csv", "mooncake-conversation.jsonl", 12_031},
-		{"mooncake-synthetic.csv", "mooncake-synthetic.jsonl", 3_993},
-		{"azure-llm-code-2023.csv", "azure-llm-code-2023.csv", 8_819},
-	} {
+	for _, tc := range shippedSamples {
 		t.Run(tc.sample, func(t *testing.T) {
 			rd, got := readFile(t, filepath.Join("../static/traces", tc.sample))
 			assert.Equal(t, FormatCSV, rd.Format())
 			require.Len(t, got, tc.n)
 			assert.Zero(t, rd.Skipped().Count)
-			_, want := readFile(t, needShared(t, tc.source))
+			_, want := readFile(t, filepath.Join("testdata", tc.excerpt))
+			from := 0
+			if tc.tail {
+				from = len(got) - len(want)
+			}
+			for i, w := range want {
+				g := got[from+i]
+				assert.Equal(t, []any{w.At - want[0].At, w.PromptTokens, w.OutputTokens},
+					[]any{g.At - got[from].At, g.PromptTokens, g.OutputTokens}, "%s line %d", tc.excerpt, w.Line)
+			}
+		})
+	}
+}
+
+// The samples hold every request of their sources, unchanged.
+func TestShippedSamplesEqualTheirSources(t *testing.T) {
+	for _, tc := range shippedSamples {
+		t.Run(tc.sample, func(t *testing.T) {
+			_, got := readFile(t, filepath.Join("../static/traces", tc.sample))
+			_, want := readFile(t, testskip.PublishedTrace(t, "..", tc.source))
 			require.Len(t, want, tc.n)
 			// The sample has a header line the JSONL source has not.
 			shift := 1

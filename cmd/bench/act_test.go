@@ -1,13 +1,8 @@
 package main
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,30 +37,9 @@ document.getElementById("send").onclick = () => {
 // the next frame and the page's after-paint work; and when the change comes
 // after the first frame, it times the frame after the change.
 func TestActTimesThePaintNotThePagesLaterWork(t *testing.T) {
-	exe := chromiumForTest(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		// Cross-origin isolated, the page's clock ticks in 5 µs instead of
-		// 100 µs: at 100 µs a frame that began just after the paint's task
-		// could read the same time as it (CI saw it once).
-		w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
-		w.Header().Set("Cross-Origin-Embedder-Policy", "require-corp")
-		w.Write([]byte(afterPaintPage))
-	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	b, err := newBrowser(ctx, exe)
-	require.NoError(t, err)
-	defer b.close()
-	open := func(url string) {
-		require.NoError(t, b.do(ctx, stepTimeout, func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.Navigate(url)(ctx, t)
-			return err
-		}))
-	}
+	ctx, b, open := pageInBrowser(t, afterPaintPage)
 
-	open(srv.URL)
+	open("")
 	isolated, err := call[bool](ctx, b, stepTimeout, `() => window.crossOriginIsolated`)
 	require.NoError(t, err)
 	require.True(t, isolated, "the page's clock is fine-grained only when cross-origin isolated")
@@ -83,7 +57,7 @@ func TestActTimesThePaintNotThePagesLaterWork(t *testing.T) {
 		assert.LessOrEqual(t, g.At+g.Painted, afterAt[i], "send %d: painted is stamped before the page's later work starts", i+1)
 	}
 
-	open(srv.URL + "?late")
+	open("?late")
 	got, err = b.act(ctx, "send", 3, 2)
 	require.NoError(t, err)
 	for i, g := range got {

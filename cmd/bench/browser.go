@@ -32,6 +32,8 @@ var (
 	memoryJS string
 	//go:embed js/swcached.js
 	swCachedJS string
+	//go:embed js/replay.js
+	replayJS string
 )
 
 const (
@@ -43,6 +45,8 @@ const (
 	stepTimeout = 60 * time.Second
 	// actTimeout bounds the wait for one interaction's DOM update.
 	actTimeout = 20 * time.Second
+	// replayTimeout bounds a replay of the hour, fetch included.
+	replayTimeout = 2 * time.Minute
 )
 
 // Throttled link of the "interactive" budget: 9 Mbit/s down, 1 Mbit/s up,
@@ -409,6 +413,17 @@ type memInfo struct {
 
 func (b *browser) memory(ctx context.Context) (memInfo, error) {
 	return call[memInfo](ctx, b, stepTimeout, memoryJS)
+}
+
+// replayTiming is what replay.js returns: the Replay panel's own figures.
+type replayTiming struct {
+	ElapsedMs      float64 `json:"elapsedMs"`
+	LongestSliceMs float64 `json:"longestSliceMs"`
+}
+
+// replay replays a sample in the page as opened (replay.js).
+func (b *browser) replay(ctx context.Context, sample, source string) (replayTiming, error) {
+	return call[replayTiming](ctx, b, replayTimeout+5*time.Second, replayJS, sample, source, replayTimeout.Milliseconds())
 }
 
 // poolMapMeasure is the User Timing name of one drawing of the pool map

@@ -21,6 +21,11 @@ const glmPreset = "glm-launch"
 // glmSummary is in decode's pool summary once the preset shows.
 var glmSummary = "of " + engine.Thousands(engine.GLMDecodePoolTokens)
 
+// hourQuery opens the page at issue 40's setting for Mooncake's
+// conversation hour (e2e's hourLink): a 131,072-token context over a
+// 100,000-token prefill pool, where the replay's budgets apply.
+const hourQuery = "?v=3&ctx=131072&pool=100000&dpool=131072&page=64"
+
 // The animation frames before each timed action (cmd/bench/js/act.js),
 // which runs inside a frame's callbacks. A drag moves once a frame, so a
 // scrub follows the last one's frame. A click of a reader comes 100 ms or
@@ -47,14 +52,15 @@ type runResult struct {
 	Repeat       visit    `json:"repeat"`
 	ServedRepeat []served `json:"served_repeat"`
 
-	SendDemo     []timing  `json:"send_demo"`
-	StepDemo     []timing  `json:"step_demo"`
-	ScrubDemo    []timing  `json:"scrub_demo"`
-	PresetSwitch []timing  `json:"preset_switch"`
-	SendGLM      []timing  `json:"send_glm"`
-	ScrubGLM     []timing  `json:"scrub_glm"`
-	MapDraws     []float64 `json:"pool_map_draws_ms"` // each drawing of decode's full map at glm-launch
-	MemLoop      []timing  `json:"mem_loop"`
+	SendDemo     []timing     `json:"send_demo"`
+	StepDemo     []timing     `json:"step_demo"`
+	ScrubDemo    []timing     `json:"scrub_demo"`
+	PresetSwitch []timing     `json:"preset_switch"`
+	SendGLM      []timing     `json:"send_glm"`
+	ScrubGLM     []timing     `json:"scrub_glm"`
+	MapDraws     []float64    `json:"pool_map_draws_ms"` // each drawing of decode's full map at glm-launch
+	ReplayHour   replayTiming `json:"replay_hour"`       // Mooncake's conversation hour in the Replay panel
+	MemLoop      []timing     `json:"mem_loop"`
 	// The reference pages, by name (floorPages), with -floor.
 	Floor map[string]floorResult `json:"floor,omitempty"`
 
@@ -71,8 +77,8 @@ type runResult struct {
 // measureRun is one cold run: a first visit on loopback followed by the
 // interactions, then a second fresh browser for the throttled first visit.
 func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *tally, idx int, logf func(string, ...any)) (runResult, error) {
-	// Not measured until it is: a zero would pass the repeat budgets.
-	r := runResult{Repeat: visit{Times: notLoaded}}
+	// Not measured until it is: a zero would pass the repeat and replay budgets.
+	r := runResult{Repeat: visit{Times: notLoaded}, ReplayHour: replayTiming{-1, -1}}
 	vlog := func(format string, a ...any) {
 		if cfg.verbose {
 			logf("run %d: "+format, append([]any{idx + 1}, a...)...)
@@ -207,9 +213,17 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		r.ServedRepeat = tl.take()
 		vlog("repeat: ready %.0f ms, %d responses served", r.Repeat.Times.Ready, len(r.ServedRepeat))
 	}
+	// 6. The replay of an hour of real traffic, after everything above.
+	if _, err := b.load(ctx, url+hourQuery, false, ""); err != nil {
+		return r, fmt.Errorf("opening the page for the replay: %w", err)
+	}
+	if r.ReplayHour, err = b.replay(ctx, "mooncake-conversation", "Mooncake, conversation"); err != nil {
+		return r, fmt.Errorf("replaying Mooncake's conversation hour: %w", err)
+	}
+	vlog("replay of the hour: %.0f ms, longest slice %.0f ms", r.ReplayHour.ElapsedMs, r.ReplayHour.LongestSliceMs)
 	b.close()
 
-	// 6. Throttled, another cold profile.
+	// 7. Throttled, another cold profile.
 	bt, err := newBrowser(ctx, exe)
 	if err != nil {
 		return r, err
@@ -224,7 +238,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	vlog("throttled: FCP %.0f ms, ready %.0f ms", r.Throttled.Times.FCP, r.Throttled.Times.Ready)
 	bt.close()
 
-	// 7. The reference pages, each cold, in the same run.
+	// 8. The reference pages, each cold, in the same run.
 	if cfg.floor != "" {
 		r.Floor = map[string]floorResult{}
 		for _, name := range floorPages {

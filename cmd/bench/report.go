@@ -39,6 +39,8 @@ func budgetsFor(memSends int) []benchkit.Budget {
 		{Key: "scrub_demo_ms", Label: "scrubber move → pipeline and pool painted, demo", Limit: 16, Unit: "ms"},
 		{Key: "scrub_glm_ms", Label: "scrubber move → pipeline and pool painted, glm-launch", Limit: 50, Unit: "ms"},
 		{Key: "pool_map_draw_ms", Label: "drawing decode's pool map, glm-launch", Limit: 16, Unit: "ms"},
+		{Key: "replay_hour_ms", Label: "Mooncake's conversation hour replayed in the page", Limit: 5000, Unit: "ms"},
+		{Key: "replay_slice_ms", Label: "the longest the hour's replay holds the page's thread", Limit: 100, Unit: "ms"},
 		// The tab's renderer: the sum also holds renderers the page does not use.
 		{Key: "renderer_largest_private_dirty_load_bytes", Label: "renderer memory at ready (Private_Dirty, the tab's)", Limit: 60_000_000, Unit: "bytes"},
 		{Key: "wasm_memory_growth_bytes", Label: "wasm memory growth over " + engine.Thousands(int64(memSends)) + " requests (≤ the pools)", Limit: poolBytes, Unit: "bytes"},
@@ -190,6 +192,10 @@ func sections(memSends int) []section {
 			metric{"scrub_glm_ms", "scrubber move → pipeline and pool painted", "ms", func(r runResult) float64 { return medianOf(r.ScrubGLM, byPainted) }},
 			metric{"pool_map_draw_ms", "drawing the pool map (User Timing, median)", "ms", func(r runResult) float64 { return medianOrNaN(r.MapDraws) }},
 		)...)},
+		{"Replay of Mooncake's conversation hour (12,031 requests; context 131,072, prefill pool 100,000)", []metric{
+			{"replay_hour_ms", "press → result (the panel's data-elapsed-ms)", "ms", func(r runResult) float64 { return orNaN(r.ReplayHour.ElapsedMs) }},
+			{"replay_slice_ms", "longest slice of work between frames (data-longest-slice-ms)", "ms", func(r runResult) float64 { return orNaN(r.ReplayHour.LongestSliceMs) }},
+		}},
 		{"Start-up beside the reference pages (loopback, cold; cmd/bench/floor)", floorMetrics()},
 		{"Memory at glm-launch (after gc())", []metric{
 			{"renderer_private_dirty_load_bytes", "renderer Private_Dirty after load (demo)", "bytes", func(r runResult) float64 { return r.RendererMem.PrivateDirty }},

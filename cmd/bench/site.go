@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"kvleak/internal/httprecord"
 	"kvleak/internal/server"
 )
 
@@ -82,10 +81,10 @@ func (t *tally) take() []served {
 
 func (t *tally) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rw := httprecord.New(w)
+		rw := &server.Recorder{ResponseWriter: w}
 		h.ServeHTTP(rw, r)
 		t.mu.Lock()
-		t.log = append(t.log, served{Path: r.URL.Path, Status: rw.Status(), Encoding: w.Header().Get("Content-Encoding"), Bytes: rw.Bytes()})
+		t.log = append(t.log, served{Path: r.URL.Path, Status: rw.Status, Encoding: w.Header().Get("Content-Encoding"), Bytes: rw.Bytes})
 		t.mu.Unlock()
 	})
 }

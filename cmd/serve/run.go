@@ -42,9 +42,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return exitServe
 	}
-	for _, w := range h.Warnings() {
-		fmt.Fprintf(stderr, "serve: warning: %s\n", w)
-	}
 	ln, err := server.Listen(cfg.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)

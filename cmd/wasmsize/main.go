@@ -1,6 +1,7 @@
 // Command wasmsize prints where the bytes of the shipped wasm go, by Go
 // module and package (make wasm-size), and writes the same table to -out
-// so the next change can be compared with diff.
+// so the next change can be compared with diff. With -brotli it prints the
+// brotli size of each wasm file given instead (make fork-sizes).
 package main
 
 import (
@@ -22,8 +23,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	shipped := fs.String("shipped", "build/app.wasm", "the wasm the site serves (linked with -s -w)")
 	pkgs := fs.String("pkgs", "build/wasm-pkgs.txt", "go list -deps output: \"path [module]\" per line")
 	out := fs.String("out", "build/wasm-size.txt", "where to write the table as well")
+	brotli := fs.Bool("brotli", false, "print the brotli bytes of each wasm file given as an argument, and how many more than the first's")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *brotli {
+		if err := writeBrotli(stdout, fs.Args()); err != nil {
+			fmt.Fprintf(stderr, "wasmsize: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	var table bytes.Buffer
 	if err := report(*named, *shipped, *pkgs, &table); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,4 +67,26 @@ func TestRefusesOtherBuilds(t *testing.T) {
 		assert.Contains(t, stderr.String(), tc.want, name)
 		assert.Empty(t, stdout.String(), name)
 	}
+}
+
+// -brotli prints each file's brotli bytes and the difference from the
+// first's.
+func TestBrotliSizes(t *testing.T) {
+	dir := t.TempDir()
+	small, large := filepath.Join(dir, "small.wasm"), filepath.Join(dir, "large.wasm")
+	require.NoError(t, os.WriteFile(small, bytes.Repeat([]byte("a"), 1000), 0o644))
+	random := make([]byte, 1000)
+	for i := range random {
+		random[i] = byte(i * i * 7919 >> 3)
+	}
+	require.NoError(t, os.WriteFile(large, random, 0o644))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"-brotli", small, large}, &stdout, &stderr), stderr.String())
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	require.Len(t, lines, 2)
+	assert.Regexp(t, `small\.wasm +\d+ B brotli$`, lines[0])
+	assert.Regexp(t, `large\.wasm +\d+ B brotli, \+\d+ B$`, lines[1])
+
+	assert.Equal(t, 1, run([]string{"-brotli", small, filepath.Join(dir, "none.wasm")}, &stdout, &stderr))
+	assert.Equal(t, 1, run([]string{"-brotli"}, &stdout, &stderr))
 }

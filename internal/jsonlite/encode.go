@@ -2,7 +2,7 @@
 // run file (engine/export.go) and the run kept in a tab (web/model/tabrun.go).
 //
 // It exists to keep encoding/json out of the wasm (with go-app's uses left out
-// too, internal/goappfork): encoding/json and the reflect code only it needs
+// too, patches/goapp): encoding/json and the reflect code only it needs
 // would otherwise ship in every download. Marshal covers what those types use:
 // structs with json tags (a name, omitempty, "-"), bools, integers, floats,
 // strings, slices, arrays, pointers, interfaces and maps with string keys,

@@ -183,6 +183,9 @@ func FuzzMarshal(f *testing.F) {
 
 func isSpace(s string) bool { return strings.Trim(s, " \t\n\r") == "" }
 
+// FuzzUnmarshal: jsonlite reads what encoding/json reads, and fails where
+// it fails, up to MaxDepth levels of nesting. Deeper, jsonlite refuses what
+// encoding/json reads (up to its own 10,000) with the depth error.
 func FuzzUnmarshal(f *testing.F) {
 	for _, v := range []record{filledRecord(), {}} {
 		b, _ := json.Marshal(v)
@@ -193,7 +196,8 @@ func FuzzUnmarshal(f *testing.F) {
 	for _, s := range []string{`null`, `{"S":"case","NAME":"n","b":null,"p":null,"l":null}`, `{"l":[{"x":1}],"l":[{"z":["q"]}]}`,
 		`{"m":{"a":1},"m":{"b":2},"a":[1,2,3]}`, `{"s":"\ud83d\ude00 \ud800 \udc00\ud800\ud800\u0041 \u00e9"}`, "{\"s\":\"\xff\xfe\"}",
 		`{"i":-0,"u16":65535,"I8":-128}`, `{"p":{"y":null},"p":{"x":2}}`, `{"unknown":[{"deep":[1,"x",null]}]}`,
-		`{"a":[]}`, `{"ls":[]}`, ` {"i8": 127} `, `{"a'b": 1, "Odd": 2, "-": 3, "Skip": 4, "private": 5}`, `[`, `{"s":"\u12"}`, `01`, `1.`, `-`, `1e`} {
+		`{"a":[]}`, `{"ls":[]}`, ` {"i8": 127} `, `{"a'b": 1, "Odd": 2, "-": 3, "Skip": 4, "private": 5}`, `[`, `{"s":"\u12"}`, `01`, `1.`, `-`, `1e`,
+		nested(MaxDepth - 1), nested(MaxDepth), nested(MaxDepth + 1)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -201,6 +205,13 @@ func FuzzUnmarshal(f *testing.F) {
 			want, got := start(), start()
 			werr := json.Unmarshal(data, &want)
 			err := Unmarshal(data, &got)
+			if depthOf(data) > MaxDepth {
+				require.Error(t, err, "%d levels deep", depthOf(data))
+				if werr == nil {
+					assert.ErrorContains(t, err, "levels deep")
+				}
+				continue
+			}
 			require.Equal(t, werr == nil, err == nil, "errors on %q: encoding/json %v, jsonlite %v", data, werr, err)
 			if err == nil {
 				assert.Equal(t, want, got, "%q", data)
@@ -209,10 +220,37 @@ func FuzzUnmarshal(f *testing.F) {
 	})
 }
 
+// nested is a record whose unknown field nests arrays n levels deep in all.
+func nested(n int) string {
+	return `{"unknown":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + "}"
+}
+
+// depthOf is how deep data's brackets nest outside its strings.
+func depthOf(data []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped, inString = c == '\\', c != '"'
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // JSON nested as deep as it may be is read, or refused, without running
 // out of stack: in the browser the wasm's stack is the JavaScript engine's,
-// and overflowing it kills the page (the random walk found it). Run under
-// GOOS=js too (make test's wasm tests).
+// and overflowing it kills the page (the random walk found it). make test
+// also runs it as the page does: GOOS=js, compiled with the wasm's flags, in
+// Node at V8's default stack, where a MaxDepth of 7,000 overflows.
 func TestDeepNestingFitsTheStack(t *testing.T) {
 	type line struct {
 		T int `json:"t"`

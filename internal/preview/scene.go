@@ -1,10 +1,10 @@
-// Package preview draws the link preview: the picture a chat or social site
-// shows for a shared link to the playground. It draws an engine run's last
-// response — the pages decode read, the leaked ones marked, the verdict in
-// words — so the picture says what the playground shows, not a claim of its
-// own. sitegen draws the demo run into the site at build time.
-//
-// Build-side only: the wasm must not import it (it carries fonts).
+// Package preview is what the link preview shows: the picture a chat or
+// social site shows for a shared link to the playground is an engine run's
+// last response — the pages decode read, the leaked ones marked, the
+// verdict in words — so it says what the playground shows, not a claim of
+// its own. cmd/previewgen draws the demo run's scene into
+// static/preview.png (go generate); sitegen names it, with Alt's words, in
+// the pages' link-preview tags.
 package preview
 
 import (
@@ -31,19 +31,23 @@ type Tile struct {
 	Leaked bool
 }
 
-// maxTiles keeps the tiles wide enough for their words; the article's slot
-// has eight pages.
-const maxTiles = 12
+// Width and Height are the size link previews ask for (1.91:1).
+const Width, Height = 1200, 630
 
-// Demo is the scene of the article's demo run (the "demo" preset).
-func Demo() (Scene, error) {
-	p, ok := engine.PresetBySlug("demo")
+// MaxTiles keeps the tiles wide enough for their words; the article's slot
+// has eight pages.
+const MaxTiles = 12
+
+// Preset is the scene of a preset's run; the picture is the "demo"
+// preset's, the article's demo.
+func Preset(slug string) (Scene, error) {
+	p, ok := engine.PresetBySlug(slug)
 	if !ok {
-		return Scene{}, errors.New("preview: no demo preset")
+		return Scene{}, fmt.Errorf("preview: no preset %q", slug)
 	}
 	e, err := engine.Replay(p.Config, p.Ops)
 	if err != nil {
-		return Scene{}, fmt.Errorf("preview: replaying the demo: %w", err)
+		return Scene{}, fmt.Errorf("preview: replaying %s: %w", slug, err)
 	}
 	return FromEngine(e)
 }
@@ -55,8 +59,8 @@ func FromEngine(e *engine.Engine) (Scene, error) {
 		return Scene{}, errors.New("preview: the run has no response")
 	}
 	r := rs[len(rs)-1]
-	if n := r.ReadPages.Len(); n == 0 || n > maxTiles {
-		return Scene{}, fmt.Errorf("preview: the last response read %d pages: must be between 1 and %d", n, maxTiles)
+	if n := r.ReadPages.Len(); n == 0 || n > MaxTiles {
+		return Scene{}, fmt.Errorf("preview: the last response read %d pages: must be between 1 and %d", n, MaxTiles)
 	}
 	s := Scene{Reader: r.Tenant, Status: r.Status, Verdict: r.Headline(), Leaked: r.LeakedPages.Len()}
 	snap := e.Snapshot()

@@ -2,24 +2,10 @@ package server
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 	"strings"
 )
-
-// Options configures the site handler.
-type Options struct {
-	// Dir is the site folder; it must hold index.html.
-	Dir string
-	// Prefix hosts the site under a sub-path such as "/kvleak"; "" or "/" is the root.
-	Prefix string
-	// FrameAncestors is the CSP frame-ancestors value; "" means "*" so the
-	// playground can be embedded next to the postmortem.
-	FrameAncestors string
-	// AccessLog, when set, receives one line per request.
-	AccessLog io.Writer
-}
 
 // maxPrefixLen keeps the prefix well under the request path limit.
 const maxPrefixLen = 256

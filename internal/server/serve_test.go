@@ -185,22 +185,32 @@ func TestRanges(t *testing.T) {
 	}
 }
 
-func TestCacheControlRule(t *testing.T) {
-	tests := []struct{ name, want string }{
-		{"index.html", "no-cache"},
-		{"app.js", "no-cache"},
-		{"app-worker.js", "no-cache"},
-		{"wasm_exec.js", "no-cache"},
-		{"manifest.webmanifest", "no-cache"},
-		{"web/app.wasm", "no-cache"},
-		{"web/logo.svg", "no-cache"},
-		{"web/app.3f2a9c1b.css", "public, max-age=31536000, immutable"},
-		{"web/chunk-0123456789abcdef.js", "public, max-age=31536000, immutable"},
-		{"web/cafe.css", "no-cache"}, // hex word, but too short to be a hash
+func TestCodings(t *testing.T) {
+	tests := []struct {
+		header string
+		want   []string // Content-Encoding values in order; "" is identity
+	}{
+		{"", []string{""}},
+		{"br", []string{"br", ""}},
+		{"gzip, deflate, br, zstd", []string{"br", "gzip", ""}},
+		{"gzip;q=1.0, br;q=0.8", []string{"gzip", "br", ""}},
+		{"br;q=0", []string{""}},
+		{"BR;Q=0.5, GZIP", []string{"gzip", "br", ""}},
+		{"*", []string{"br", "gzip", ""}},
+		{"*;q=0.5, br;q=0", []string{"gzip", ""}},
+		{"identity;q=0, *;q=0", []string{""}}, // identity is the last resort anyway
+		{"identity, br;q=0.5", []string{"br", ""}},
+		{"br;q=bogus, gzip", []string{"gzip", ""}}, // a malformed weight refuses
+		{"br;q=2", []string{""}},
+		{" , ;, gzip ; q=0.3 ", []string{"gzip", ""}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, cacheControl(tc.name))
+		t.Run(tc.header, func(t *testing.T) {
+			var got []string
+			for _, c := range codings(tc.header) {
+				got = append(got, c.name)
+			}
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }

@@ -77,7 +77,7 @@ func TestGenerateLinkPreviews(t *testing.T) {
 	assert.ErrorContains(t, err, `invalid -domain "https://x.org": that is a URL or a path`)
 }
 
-// assertPreviewPNG checks the site ships the preview; internal/preview
+// assertPreviewPNG checks the site ships the preview; cmd/previewgen
 // tests what it shows.
 func assertPreviewPNG(t *testing.T, path string) {
 	t.Helper()

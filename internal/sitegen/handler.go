@@ -20,7 +20,7 @@ var meta = struct{ name, short, title, desc, bg, theme, loading string }{
 	bg:    "#111827",
 	theme: "#1f2937",
 	// No {progress}: app.js hands the wasm straight to the compiler
-	// (goappfork's edit wasm-compile), so nothing counts the bytes.
+	// (the script edit wasm-compile, scripts.go), so nothing counts the bytes.
 	loading: "Loading the playground…",
 }
 
@@ -56,7 +56,7 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 		Version:            version,
 		// The server may send app.wasm compressed, so Content-Length would be
 		// the compressed size. go-app's progress count needed it; the edited
-		// app.js no longer counts (goappfork), but the length stays right.
+		// app.js no longer counts (scripts.go), but the length stays right.
 		WasmContentLength: strconv.Itoa(wasmSize),
 		Resources:         resources(prefix),
 	}

@@ -1,6 +1,15 @@
 package sitegen
 
-import "strconv"
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"kvleak/internal/server"
+)
 
 // wasmHead is what the page's <head> adds to go-app's: a preload hint and a
 // script that starts compiling app.wasm while the page is still parsed.
@@ -25,14 +34,15 @@ func wasmPreload(prefix string) string {
 // promise of the module in window.kvleakWasm. go-app's app.js is deferred
 // until the prerendered page is parsed, so without this script the compiler
 // only began reading the bytes then.
-// The edited app.js instantiates this module (goappfork's edit wasm-compile), or compiles one
-// itself if the script did not run (a host whose Content-Security-Policy
-// lacks its hash). A failed compile is reported by app.js, which awaits it;
-// the catch here only keeps the browser from calling it unhandled first.
+// The edited app.js instantiates this module (the script edit wasm-compile,
+// scripts.go), or compiles one itself if the script did not run (a host
+// whose Content-Security-Policy lacks its hash). A failed compile is
+// reported by app.js, which awaits it; the catch here only keeps the
+// browser from calling it unhandled first.
 //
 // It skips what go-app's goappCanLoadWebAssembly skips (crawlers and
-// ?wasm=false), whose text goappfork.EditAppJS pins, so that no wasm is
-// fetched for a page that will not run it.
+// ?wasm=false), whose text scripts.go pins (canLoadWasm), so that no wasm
+// is fetched for a page that will not run it.
 func wasmEarlyCompile(prefix string) string {
 	return `<script>window.kvleakWasm = (function () {
   if (/bot|googlebot|crawler|spider|robot|crawling/i.test(navigator.userAgent) ||
@@ -45,4 +55,13 @@ func wasmEarlyCompile(prefix string) string {
   mod.catch(function () {});
   return mod;
 })();</script>`
+}
+
+// writeScriptHashes writes the hash of the head's script, the site's only
+// inline one, to dir's server.ScriptHashes, which cmd/serve's CSP allows.
+func writeScriptHashes(dir, prefix string) error {
+	body := strings.TrimSuffix(strings.TrimPrefix(wasmEarlyCompile(prefix), "<script>"), "</script>")
+	sum := sha256.Sum256([]byte(body))
+	hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'\n"
+	return os.WriteFile(filepath.Join(dir, server.ScriptHashes), []byte(hash), 0o644)
 }

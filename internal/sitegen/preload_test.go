@@ -1,6 +1,8 @@
 package sitegen
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -88,4 +90,37 @@ func get(t *testing.T, url, acceptEncoding string) response {
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	return response{res.StatusCode, res.Header, string(b)}
+}
+
+// scriptElement is a <script> element: its attributes and its text.
+var scriptElement = regexp.MustCompile(`(?s)<script((?:\s[^>]*)?)>(.*?)</script>`)
+
+// The site's pages carry one inline script, the head's, and the site the
+// hash that the server's CSP allows it by; no page has an inline style,
+// which the CSP would block.
+func TestTheSiteCarriesItsInlineScriptsHash(t *testing.T) {
+	for _, prefix := range []string{"", "/kvleak"} {
+		wasm, _ := fixture(t)
+		out := filepath.Join(t.TempDir(), "site")
+		require.NoError(t, Generate(Config{Out: out, Wasm: wasm, Static: "../../static", Prefix: prefix, Compress: fast}))
+		hashes := read(t, filepath.Join(out, server.ScriptHashes))
+		pages, err := filepath.Glob(filepath.Join(out, "*.html"))
+		require.NoError(t, err)
+		require.Len(t, pages, 2, "index.html and embed-example.html")
+		inline := 0
+		for _, p := range pages {
+			page := read(t, p)
+			assert.NotContains(t, page, "<style", p)
+			assert.NotRegexp(t, `\sstyle=`, page, p)
+			for _, m := range scriptElement.FindAllStringSubmatch(page, -1) {
+				if strings.Contains(m[1], "src=") {
+					continue
+				}
+				inline++
+				sum := sha256.Sum256([]byte(m[2]))
+				assert.Equal(t, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'\n", hashes, "%s: %s", p, m[2])
+			}
+		}
+		assert.Equal(t, 1, inline, "prefix %q: one inline script, the head's", prefix)
+	}
 }

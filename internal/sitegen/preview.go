@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 
@@ -13,30 +11,19 @@ import (
 )
 
 // socialImage is the picture link previews show when the site knows its
-// domain (og:image must be an absolute URL): the demo run, drawn by
-// internal/preview at build time.
+// domain (og:image must be an absolute URL): static/preview.png, the demo
+// run as cmd/previewgen drew it (go generate).
 const socialImage = "/web/preview.png"
 
-// addPreview draws the preview into the site and, when the site knows its
-// domain, names it in the tags go-app has no field for.
+// addPreview names the picture, when the site knows its domain, in the
+// tags go-app has no field for, with the demo run's words.
 func addPreview(dir, domain string) error {
-	s, err := preview.Demo()
-	if err != nil {
-		return err
-	}
-	b, err := preview.PNG(s)
-	if err != nil {
-		return err
-	}
-	dst := filepath.Join(dir, filepath.FromSlash(socialImage))
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(dst, b, 0o644); err != nil {
-		return err
-	}
 	if domain == "" {
 		return nil
+	}
+	s, err := preview.Preset("demo")
+	if err != nil {
+		return err
 	}
 	return editPages(dir, func(page []byte) ([]byte, error) { return previewTags(page, s.Alt()) })
 }

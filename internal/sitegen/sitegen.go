@@ -94,6 +94,9 @@ func build(dir string, c Config, wasm []byte, version string) error {
 	if err := editScripts(dir, c.Prefix); err != nil {
 		return err
 	}
+	if err := writeScriptHashes(dir, c.Prefix); err != nil {
+		return err
+	}
 	if err := copyStatic(c.Static, dir); err != nil {
 		return fmt.Errorf("copying static: %w", err)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"kvleak/internal/goappfork"
 	"kvleak/internal/precompress"
 
 	"github.com/stretchr/testify/assert"
@@ -71,9 +70,9 @@ func TestVersion(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, domain, "domain changed")
 
-	changes := goappfork.ScriptChanges("")
-	changes[len(changes)-1] += ";"
-	edited, err := version(fakeWasm, static, "", "", changes)
+	edits := scriptEdits("")
+	edits[0].new += ";"
+	edited, err := version(fakeWasm, static, "", "", edits)
 	require.NoError(t, err)
 	assert.NotEqual(t, v1, edited, "an edit of go-app's scripts changed")
 

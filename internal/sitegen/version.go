@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"kvleak/internal/goappfork"
 )
 
 // Version is a content hash of everything that ends up in the site: the
@@ -19,13 +17,14 @@ import (
 // rebuild with no change must give the same one (a timestamp would nag
 // users needlessly).
 func Version(wasm []byte, staticDir, prefix, domain string) (string, error) {
-	return version(wasm, staticDir, prefix, domain, goappfork.ScriptChanges(prefix))
+	return version(wasm, staticDir, prefix, domain, scriptEdits(prefix))
 }
 
-func version(wasm []byte, staticDir, prefix, domain string, scriptChanges []string) (string, error) {
+func version(wasm []byte, staticDir, prefix, domain string, edits []scriptEdit) (string, error) {
 	h := sha256.New()
-	for _, text := range scriptChanges {
-		field(h, []byte(text))
+	for _, e := range edits {
+		field(h, []byte(e.old))
+		field(h, []byte(e.new))
 	}
 	for _, tag := range wasmHead(prefix) {
 		field(h, []byte(tag))

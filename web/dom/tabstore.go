@@ -9,7 +9,7 @@ import (
 // The run too long for a link is kept in window.sessionStorage as the JSON
 // text model.Session.TabRun writes, directly: go-app's SessionStorage would
 // encode it again with encoding/json, which the wasm leaves out
-// (internal/goappfork).
+// (patches/goapp/no-json.patch).
 
 // KeepInTab stores data in the tab's storage under key. A browser that
 // refuses (storage full, or blocked) makes it an error, not a panic.

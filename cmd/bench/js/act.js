@@ -6,7 +6,7 @@
 // `handler` when the action returns (go-app's Go handler has run: a JS
 // event listener resumes Go, which runs until every goroutine waits; the
 // wasm's go-app renders then too, in the same task, unless its last render
-// ended less than 1 ms before: internal/goappfork); `dom` when the observer
+// ended less than 1 ms before: patches/goapp/render-at-once.patch); `dom` when the observer
 // hears of the first mutation under #playground; `frame` at the next
 // animation frame; `painted` when the frame that drew the change has done
 // its style, layout and paint: a task posted while that frame runs, which
