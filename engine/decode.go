@@ -51,9 +51,10 @@ func (f *flight) prealloc() bool {
 	if f.resp.DecodeRejected {
 		what = "decode's own placeholder, as its intake rejected the prompt"
 	}
-	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
+	ev := f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
 		"%s%spop_preallocated: %s. DecodePreallocQueue reserves %s (%s) for fill_len = %s %s — %s — sets kv_committed_len = %s and sends the page indices to prefill (send_metadata).%s",
-		resumed, mergeNote(merged), check, pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m).Poll = PollWaitingForInput
+		resumed, mergeNote(merged), check, pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m)
+	ev.Poll, ev.Budget = PollWaitingForInput, check.String()
 	return true
 }
 
@@ -115,7 +116,11 @@ func (f *flight) wait(resumeAt int, at Stage, half Half, text string) {
 	}
 	f.waiting, f.resumeAt = true, resumeAt
 	f.resp.State = StateWaiting
-	f.e.emit(f.r, at, half, nil, text).Poll = PollBootstrapping
+	ev := f.e.emit(f.r, at, half, nil, text)
+	ev.Poll = PollBootstrapping
+	if at == StageDecodePrealloc {
+		ev.Budget = f.resp.Wait
+	}
 	f.resp.Step = f.e.log.Len() // "waiting" is what it shows from here on, not before
 }
 

@@ -44,6 +44,9 @@ func (s *Session) Response() ResponseView {
 	switch r.State {
 	case engine.StateWaiting:
 		v.Status, v.Who = "…", fmt.Sprintf(" for tenant %s (request r%d waits for pages)", r.Tenant, r.Request)
+		if r.Wait != "" { // pop_preallocated's budget, or the request ahead
+			v.Who = fmt.Sprintf(" for tenant %s (request r%d waits in DecodePreallocQueue: %s)", r.Tenant, r.Request, r.Wait)
+		}
 	case engine.StateCancelled:
 		v.Status, v.Who = "—", fmt.Sprintf(" for tenant %s (request r%d: the client went away)", r.Tenant, r.Request)
 	}
