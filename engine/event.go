@@ -18,10 +18,6 @@ type Event struct {
 	// Victim is the request whose pages a late write landed in (the event's
 	// Request is the writer): the second bug class.
 	Victim int `json:"victim,omitempty"`
-	// Budget is pop_preallocated's check on a decode.prealloc event, in
-	// numbers ("125 + 32 reserved ≤ 160 free"), or the request ahead that
-	// it waits behind ("behind r1").
-	Budget string `json:"budget,omitempty"`
 
 	muts []mutation // how the event changed the pool, to rebuild any step
 }

@@ -35,8 +35,8 @@ func MigrateV3(cfg Config, ops []Op) (Config, string) {
 	ceil := func(n int) int { return (n + page - 1) / page * page }
 	dec := cfg.LimitsOf(ServerDecode)
 	open := NewLimits(cfg.ContextTokens, MaxPoolTokens, page) // the context's own bound, whatever the pool
-	need := 0
-	limit := min(MaxPoolTokens, (MaxPoolPages-cfg.PagesOf(ServerPrefill))*page)
+	need, bound := 0, min(MaxPoolTokens, (MaxPoolPages-cfg.PagesOf(ServerPrefill))*page)
+	kept := bound // the largest pool that still rejects what decode rejected
 	for _, op := range ops {
 		if op.Send == nil {
 			continue
@@ -47,7 +47,7 @@ func MigrateV3(cfg Config, ops []Op) (Config, string) {
 		case v.Refused != NotRefused || v.Door == DoorRetires:
 		case v.DecodeRejected:
 			if !open.Rejects(r.PromptTokens) { // a pool past n + 6 would admit it
-				limit = min(limit, (r.PromptTokens+reqInputHeadroom+1)/page*page)
+				kept = min(kept, (r.PromptTokens+reqInputHeadroom+1)/page*page)
 			}
 		default:
 			want := min(2, open.ClampMaxNew(r.PromptTokens, r.MaxNewTokens))
@@ -56,18 +56,29 @@ func MigrateV3(cfg Config, ops []Op) (Config, string) {
 	}
 	short := ""
 	if need > dec.PoolTokens {
-		cfg.DecodePoolTokens = max(old, min(ceil(need), limit))
-		if ceil(need) > limit {
-			short = " as far as it can without admitting a prompt decode rejected then"
+		cfg.DecodePoolTokens = max(old, min(ceil(need), bound, kept))
+		switch {
+		case ceil(need) > kept && kept < bound:
+			short = "a larger pool would admit a prompt decode rejected when the run was made"
+		case ceil(need) > bound:
+			short = "a larger pool is past the engine's bounds"
 		}
 	}
 	return cfg, migrateV3Words(old, cfg, short)
 }
 
+// migrateV3Words says what MigrateV3 changed; short says why decode's
+// pool could not be raised as far as the run needs ("" when it could).
 func migrateV3Words(old int, cfg Config, short string) string {
 	pool := fmt.Sprintf("decode's pool stays %s tokens", th(old))
 	if cfg.DecodePoolTokens != old {
-		pool = fmt.Sprintf("decode's pool is raised from %s to %s tokens%s, so that each request decode admits keeps at least 2 max_new_tokens after init_req_max_new_tokens and is decoded as it was", th(old), th(cfg.DecodePoolTokens), short)
+		pool = fmt.Sprintf("decode's pool is raised from %s to %s tokens", th(old), th(cfg.DecodePoolTokens))
+	}
+	switch {
+	case short != "":
+		pool += ": " + short + ", so a request decode admits may keep fewer than 2 max_new_tokens after init_req_max_new_tokens, and decode then never attends for it"
+	case cfg.DecodePoolTokens != old:
+		pool += ", so that each request decode admits keeps at least 2 max_new_tokens after init_req_max_new_tokens and is decoded as it was"
 	}
 	return fmt.Sprintf("Decode now has SGLang's prealloc budget (--num-reserved-decode-tokens) and clamps max_new_tokens (init_req_max_new_tokens); this run reserves %s tokens, as it reserved none, and %s. Page ids now count from 1, as SGLang's do.",
 		th(cfg.ReservedDecodeTokens), pool)

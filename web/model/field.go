@@ -79,7 +79,7 @@ var fields = [fieldCount]fieldSpec{
 		num: func(c *engine.Config) *int { return &c.PageTokens }},
 	ReservedDecode: {id: "reserved-decode", key: "reserve", kind: KindNumber, label: "Decode's reserved tokens", zeroOK: true,
 		hint: "SGLang's --num-reserved-decode-tokens: decode's DecodePreallocQueue preallocates a request only while its prompt plus this many tokens (and this many for each request already active) fit its free pages; otherwise the request waits. SGLang's default is 512; the demo's 32 is this page's choice, as a 10-page pool cannot hold 512.",
-		num: func(c *engine.Config) *int { return &c.ReservedDecodeTokens }},
+		num:  func(c *engine.Config) *int { return &c.ReservedDecodeTokens }},
 	Mode: {id: "mode", key: "mode", kind: KindChoice, label: "Admission mode", options: modeOptions,
 		choice: func(c *engine.Config) *string { return (*string)(&c.Mode) }},
 	Allocator: {id: "allocator", key: "alloc", kind: KindChoice, label: "Free-page allocator", options: allocatorOptions,

@@ -36,7 +36,7 @@ const routerWords = "The status the client sees depends on the router: SGLang's 
 // point with no preset names a record no preset shows.
 var timeline = []struct{ when, what, preset, source, sourceName string }{
 	{"6 July 2026", "SGLang has an open upstream issue for this class of bug: decode, which allocated space for the full prompt, decodes from KV cache prefill never wrote.", "demo", IssueURL, "sglang#30233"},
-	{"4 Aug", "Still open in SGLang's tracker: #33508 (for issue #33507) fixes a spurious FINISH_LENGTH, HTTP 200, for a request aborted mid-transfer — prefill marks it finished on KVPoll.Success. The playground does not model it.", "", SpuriousLengthURL, "sglang#33508"},
+	{"4 Aug", "#33508 (for issue #33507) proposes a fix for a spurious FINISH_LENGTH, HTTP 200, for a request aborted mid-transfer — prefill marks it finished on KVPoll.Success. Both are still open in SGLang's tracker; the playground does not model it.", "", SpuriousLengthURL, "sglang#33508"},
 	{"27 Aug – 9 Sep", "155 responses from GLM-5.3 carry fragments of another tenant's KV cache, every one with HTTP 200.", "glm-launch", "", ""},
 	{"29 Aug", "SGLang merges #36988: it retires an aborted prefill result after its forward pass instead of sending it, so the client gets its 400. " + routerWords, "demo-upstream", RetireURL, "sglang#36988"},
 	{"8 Sep, 23:11 UTC", "A HackerOne report lands.", "glm-launch", "", ""},

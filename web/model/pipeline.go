@@ -143,7 +143,7 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 			intake[ev.Half] = true
 		case engine.StageDecodePrealloc:
 			reserved = ev.Pages
-			v.Stages[i].Budget = ev.Budget
+			v.Stages[i].Budget = e.BudgetAt(ev.Step)
 		case engine.StagePrefillTransfer:
 			written = ev.Pages
 		}

@@ -214,15 +214,18 @@ func TestImportVersion2RunFileShowsTheNotice(t *testing.T) {
 	assert.Equal(t, 256, s.Config().DecodePoolTokens, "the 256-token context, backed")
 	assert.Equal(t, 128, s.Config().PoolTokens, "its pool is prefill's")
 	assert.Equal(t, engine.Sorted, s.Config().Allocator, "version 2 named its allocator")
-	assert.Equal(t, "This file (run file version 2) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 256 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. Outcomes may differ from when it was made.",
+	assert.Zero(t, s.Config().ReservedDecodeTokens, "it reserved nothing for decoding")
+	_, changed := engine.MigrateV3(s.Config(), s.Ops()) // the pool it was given already decodes both
+	assert.Equal(t, "This file (run file version 2) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 256 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. "+changed+" Outcomes may differ from when it was made.",
 		s.Notice())
+	assert.Contains(t, changed, "decode's pool stays 256 tokens", "256 tokens decode A and B")
 	assert.Empty(t, s.Preset())
 	r, ok := s.LastResponse()
 	require.True(t, ok)
 	assert.Equal(t, 200, r.Tokens)
 	assert.Equal(t, 7, r.LeakedPages.Len(), "B still reads A's seven stale pages")
 
-	// Exported again, it is a version 3 file, and imports without a word.
+	// Exported again, it is a file of this version, and imports without a word.
 	again, err := json.Marshal(s.Engine().Export(s.Ops()))
 	require.NoError(t, err)
 	o := NewSession()
