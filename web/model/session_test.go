@@ -95,14 +95,18 @@ func TestSendValidatesTheForm(t *testing.T) {
 func TestSendEndsEarly(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("abort-one-half"))
-	s.tenant, s.text[PromptTokens], s.end = "C", "4", "cancel:"+string(engine.StagePrefillForward)
+	require.Len(t, s.eng.Lingering(), 1, "A's decode half holds its pages until ABORT_ACK")
+	require.NoError(t, s.Settle(1, engine.OutcomeDrained))
+	require.Empty(t, s.eng.Waiting(), "the release let every waiting request through")
+	// max_new_tokens 2: decode's budget weighs the prompt and its output.
+	s.tenant, s.text[PromptTokens], s.text[MaxNew], s.end = "C", "4", "2", "cancel:"+string(engine.StagePrefillForward)
 	require.NoError(t, s.Send())
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, engine.StateCancelled, r.State)
-	assert.Len(t, s.eng.Lingering(), 2)
+	assert.Equal(t, []int{r.Request}, s.eng.Lingering(), "the router cancelled only C's decode half")
 
 	require.NoError(t, s.Settle(r.Request, engine.OutcomeTimeout))
-	assert.Len(t, s.eng.Lingering(), 1)
+	assert.Empty(t, s.eng.Lingering())
 	require.Error(t, s.Settle(r.Request, engine.OutcomeTimeout), "settled already")
 
 	s.end = EndFail
@@ -136,20 +140,21 @@ func TestTenants(t *testing.T) {
 
 func TestStepZoomAndReset(t *testing.T) {
 	s := NewSession()
-	require.NoError(t, s.SelectStep(5)) // r1's decode.prealloc
+	require.NoError(t, s.SelectStep(stepOf(t, s.eng, 1, engine.StageDecodePrealloc)))
 	p, err := s.Snapshot().Page(0)
 	require.NoError(t, err)
-	assert.Equal(t, engine.PageAllocated, p.State, "after step 5 r1 holds decode's page 0")
+	assert.Equal(t, engine.PageAllocated, p.State, "after its decode.prealloc r1 holds decode's first page")
 	assert.Error(t, s.SelectStep(-1))
 	assert.Error(t, s.SelectStep(999))
+	pages := s.cfg.PagesOf(engine.ServerDecode)
 	assert.Error(t, s.Zoom(5, 2))
-	assert.Error(t, s.Zoom(0, 9), "decode's pool has 9 pages")
-	require.NoError(t, s.Zoom(2, 8))
+	assert.Error(t, s.Zoom(0, pages), "decode's pool has %d pages", pages)
+	require.NoError(t, s.Zoom(2, pages-1))
 	s.Reset()
 	assert.Empty(t, s.ops)
 	assert.Empty(t, s.eng.Log().Copy())
 	assert.Equal(t, 0, s.zoomFirst)
-	assert.Equal(t, 8, s.zoomLast, "the grid is decode's pool")
+	assert.Equal(t, pages-1, s.zoomLast, "the grid is decode's pool")
 }
 
 func TestLoadPresetRejectsUnknown(t *testing.T) {
