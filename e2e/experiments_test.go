@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/web/model"
 )
 
 // The article's three questions as experiments (issue 13), each seen to
@@ -16,7 +17,7 @@ import (
 // openShort opens a preset by its short link and waits for its latest step.
 func openShort(b *browser, site, slug string) pageView {
 	b.t.Helper()
-	b.Open(site + "?v=3&preset=" + slug)
+	b.Open(site + "?v=4&preset=" + slug)
 	return waitShows(b, slug, expectAt(b.t, slug, 0))
 }
 
@@ -24,7 +25,7 @@ func openShort(b *browser, site, slug string) pageView {
 // for its verdict (their pinned runs are presets_expected_test.go's).
 func openVerdict(b *browser, site, slug, verdict string) {
 	b.t.Helper()
-	b.Open(site + "?v=3&preset=" + slug)
+	b.Open(site + "?v=4&preset=" + slug)
 	waitVerdict(b, verdict)
 }
 
@@ -160,8 +161,8 @@ func TestExperiments(t *testing.T) {
 		}},
 		{"timeline points open their presets", func(t *testing.T) {
 			openVerdict(b, site, "demo", demoLeak)
-			assert.Equal(t, 10, countAll(b, "#timeline li"))
-			clickSel(b, `#timeline li:nth-child(6) a`)
+			assert.Equal(t, len(model.IncidentTimeline()), countAll(b, "#timeline li"))
+			clickSel(b, `#timeline li[data-preset="glm-remediated-tests"] a`)
 			waitFor(b, "the remediated launch tests", `document.querySelector("#preset").value === "glm-remediated-tests"`)
 			waitFor(b, "their grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 3 of 3 passed."`)
 		}},
@@ -171,7 +172,7 @@ func TestExperiments(t *testing.T) {
 				"gw=maybe":      `the link's settings are not valid: AI gateway "maybe": must be "off", "alert" or "block"`,
 				"wcheck=2":      `parameter wcheck="2": must be 0 or 1`,
 			} {
-				b.Open(site + "?v=3&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&" + q + "&op=s,A,120,-,x")
+				b.Open(site + "?" + linkQuery("", engine.DemoConfig(), nil, q, "op=s,A,120,-,x"))
 				s := waitView(b, "the banner for "+q, func(s pageView) bool { return s.Ready && s.HasBanner })
 				assert.Equal(t, "This link could not be opened. "+msg+" The default scenario is shown instead.Dismiss", s.Banner, q)
 				assert.Equal(t, demoLeak, s.Verdict, "%s: the default scenario stays", q)

@@ -49,7 +49,7 @@ func TestPipelineFollowsTheLog(t *testing.T) {
 		t.Run(c.slug, func(t *testing.T) {
 			withT(b, t)
 			choosePreset(b, c.slug)
-			n := presetsWant[c.slug].Events
+			n := presetWantOf(t, c.slug).Events
 			if c.way != nil {
 				require.Len(t, c.way, n, "the pinned way covers every event")
 			}
