@@ -103,7 +103,7 @@ const (
 // lateWriteVerdict is tenant C's response in the late-write preset.
 func lateWriteVerdict(t testing.TB) string {
 	w := presetWantOf(t, "late-write")
-	return w.Steps[w.Events-1].Verdict
+	return w.Steps[len(w.Steps)-1].Verdict
 }
 
 // glmLaunchThenA1000 is glm-launch, then tenant A sends 1,000 tokens
