@@ -164,7 +164,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
 		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
 	})
-	// SGLang's merged door (#38935) is per server: decode admitted B, so it
+	// SGLang as merged (#36988 with #38935) is per server: decode admitted B, so it
 	// reserves its pages, no KV comes and decode answers 500, reading nothing.
 	t.Run("upstream", func(t *testing.T) {
 		withT(b, t)
@@ -172,6 +172,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		last := stepsIn(engine.Upstream)
 		s := waitView(b, "decode's 500", func(s pageView) bool { return s.Status == "500" && s.StepPos == last })
 		assert.True(t, strings.HasPrefix(s.Verdict, "Errored with 500: Decode transfer failed"), s.Verdict)
+		assert.Contains(t, textOf(b, "#router-note"), "The status the client sees depends on the router", "whose 500 or 400 B gets")
 		assert.Equal(t, []string{"intake", "intake", "admission", "prefill.bootstrap", "decode.prealloc", "decode.transfer", "response", "release"}, r2Stages(),
 			"prefill's half is retired at its door; decode preallocates and times out")
 		assert.Empty(t, gridCells(b, "[data-state=leaked]"))

@@ -115,3 +115,17 @@ func TestImportVersion3RunFileShowsTheNotice(t *testing.T) {
 	assert.Equal(t, want, s.Config())
 	assert.Equal(t, "This file (run file version 3) was made with an earlier version of the playground. "+changed+" Outcomes may differ from when it was made.", s.Notice())
 }
+
+// Under SGLang's per-server door the status B gets depends on the router:
+// the response says so; on the other doors it does not.
+func TestUpstreamStatusNamesTheRouter(t *testing.T) {
+	s := NewSession()
+	assert.Empty(t, s.Response().Router, "the vulnerable door: one status")
+	require.NoError(t, s.LoadPreset("demo-upstream"))
+	v := s.Response()
+	assert.Equal(t, "500", v.Status)
+	assert.Equal(t, routerWords, v.Router)
+	assert.Contains(t, v.Router, "mini_lb and sgl-router return decode's")
+	assert.Contains(t, modeHint(engine.Upstream), "depends on the router")
+	assert.Contains(t, modeInfo(engine.Upstream).Name, "#36988")
+}

@@ -17,6 +17,10 @@ type ResponseView struct {
 	Announce string // the sentence the status region reads out
 	Tone     string // leak, wrong, ok or refused: how the verdict is marked
 	Reason   string // the error body of a non-200
+	// Router says whose status the client sees, where the servers answer
+	// differently: under SGLang's per-server door prefill retired the
+	// request with its 400 while decode answers its own 500.
+	Router string
 	Body     []SegmentView
 	// Transcript is the response as the article's demo script printed it.
 	Transcript []string
@@ -40,6 +44,9 @@ func (s *Session) Response() ResponseView {
 		Sent: true, Status: strconv.Itoa(r.Status), Verdict: r.Verdict(), Announce: r.Announcement(), Reason: r.Reason,
 		Who:        fmt.Sprintf(" to tenant %s (request r%d, %s tokens)", r.Tenant, r.Request, engine.Thousands(int64(r.Tokens))),
 		Transcript: r.Transcript(),
+	}
+	if s.cfg.Mode == engine.Upstream && r.PrefillRejected && !r.DecodeRejected && r.State != engine.StateWaiting {
+		v.Router = routerWords
 	}
 	switch r.State {
 	case engine.StateWaiting:
