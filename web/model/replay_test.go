@@ -1,8 +1,8 @@
 package model
 
 import (
-	"fmt"
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"

@@ -21,7 +21,7 @@ type ResponseView struct {
 	// differently: under SGLang's per-server door prefill retired the
 	// request with its 400 while decode answers its own 500.
 	Router string
-	Body     []SegmentView
+	Body   []SegmentView
 	// Transcript is the response as the article's demo script printed it.
 	Transcript []string
 }
