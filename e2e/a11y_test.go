@@ -159,11 +159,13 @@ func TestScreenReaderBits(t *testing.T) {
 		tag: e.tagName, page: e.dataset.page, label: e.getAttribute("aria-label") || "",
 		tabIndex: e.tabIndex, disabled: !!e.disabled}))`
 	cells := run(b, chromedp.Evaluate[[]cell](cellsJS))
-	require.Len(t, cells, 9, "one cell per page of the demo's decode pool (144 tokens of 16)")
+	require.Len(t, cells, engine.DemoConfig().PagesOf(engine.ServerDecode), "one cell per page of the demo's decode pool")
 	for i, c := range cells {
 		assert.Equal(t, "BUTTON", c.Tag, "cell %d", i)
 		assert.False(t, c.Disabled, "cell %d", i)
-		assert.Contains(t, c.Label, "Page "+c.Page+":", "cell %d's label names its page", i)
+		index, err := strconv.Atoi(c.Page) // data-page is the engine's index
+		require.NoError(t, err)
+		assert.Contains(t, c.Label, "Page "+strconv.Itoa(engine.PageID(index))+":", "cell %d's label names its page by SGLang's id", i)
 	}
 	tabStops := func() []int {
 		var stops []int

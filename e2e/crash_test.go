@@ -46,7 +46,7 @@ func crashShown(t *testing.T, b *browser, where string) {
 	assert.Contains(t, textOf(b, "#crash"), "Something went wrong. Your run is kept — Reload restores it.")
 	details := evalJS[string](b, `document.querySelector("#crash-details").textContent`)
 	assert.Contains(t, details, "test hook: armed panic in "+where)
-	assert.Contains(t, details, "link: ?v=3&", "the details carry the permalink")
+	assert.Contains(t, details, "link: ?v=4&", "the details carry the permalink")
 }
 
 // A panic in a change, a render or a child's handler is contained: the

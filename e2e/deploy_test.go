@@ -50,7 +50,7 @@ func TestDeployCheckReplaysTheLeak(t *testing.T) {
 	assert.Contains(t, lines, "refuses prompts of 1,048,576 tokens or more")
 
 	href := evalJS[string](b, `document.querySelector("#deploy-replay").getAttribute("href")`)
-	assert.Contains(t, href, "pool=681280&dpool=1048576&page=1&mode=vulnerable")
+	assert.Contains(t, href, "pool=681280&dpool=1048576&page=1&reserve=")
 	for _, pasted := range []string{"GLM", "zai-org", "mlx5", "0.5.20", "mooncake"} {
 		assert.NotContains(t, href, pasted, "the link carries only numbers")
 	}

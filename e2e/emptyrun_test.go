@@ -42,7 +42,7 @@ func TestEveryControlOnAnEmptyRun(t *testing.T) {
 // the replay button are left.
 func TestKeysInAReadOnlyEmbedOfAnEmptyRun(t *testing.T) {
 	b := newBrowser(t)
-	b.Open(serveSite(t) + "?v=3&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&embed=1&ro=1")
+	b.Open(serveSite(t) + "?v=4&ctx=256&pool=128&dpool=160&page=16&reserve=32&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&embed=1&ro=1")
 	pressKeys(b, "p")
 	pressKeys(b, ".")
 	assert.True(t, evalJS[bool](b, `document.getElementById("embed-replay").disabled`))

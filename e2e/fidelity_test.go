@@ -94,7 +94,7 @@ func TestAllocatorSetting(t *testing.T) {
 	}{
 		{engine.FIFO, "OK: HTTP 200 with tenant C's own 8 pages",
 			"Request 3 from tenant C: HTTP 200. OK: HTTP 200 with tenant C's own 8 pages", "A~×8 C~×8"},
-		{engine.LIFO, lateWriteVerdict, "8 pages of tenant A leaked to tenant C", "A!×8 B~×8"},
+		{engine.LIFO, lateWriteVerdict(t), "8 pages of tenant A leaked to tenant C", "A!×8 B~×8"},
 	} {
 		cfg := lw.Config
 		cfg.Allocator = c.alloc
@@ -164,7 +164,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
 		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
 	})
-	// SGLang's merged door (#38935) is per server: decode admitted B, so it
+	// SGLang as merged (#36988 with #38935) is per server: decode admitted B, so it
 	// reserves its pages, no KV comes and decode answers 500, reading nothing.
 	t.Run("upstream", func(t *testing.T) {
 		withT(b, t)
@@ -172,6 +172,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		last := stepsIn(engine.Upstream)
 		s := waitView(b, "decode's 500", func(s pageView) bool { return s.Status == "500" && s.StepPos == last })
 		assert.True(t, strings.HasPrefix(s.Verdict, "Errored with 500: Decode transfer failed"), s.Verdict)
+		assert.Contains(t, textOf(b, "#router-note"), "The status the client sees depends on the router", "whose 500 or 400 B gets")
 		assert.Equal(t, []string{"intake", "intake", "admission", "prefill.bootstrap", "decode.prealloc", "decode.transfer", "response", "release"}, r2Stages(),
 			"prefill's half is retired at its door; decode preallocates and times out")
 		assert.Empty(t, gridCells(b, "[data-state=leaked]"))
@@ -191,7 +192,8 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 // backs the 16-token context, and a notice says so. Under the two servers'
 // limits (prefill's max_req_input_len 2, decode's 10) B's 12 tokens are
 // rejected by both: decode reserves 1 page for its own placeholder and
-// answers 400, reading no other tenant's KV. The engine is the judge.
+// answers 400, reading no other tenant's KV. It reserved nothing for
+// decoding (engine.MigrateV3). The engine is the judge.
 func TestVersion1Link(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
@@ -208,16 +210,21 @@ func TestVersion1Link(t *testing.T) {
 	require.True(t, ok, "the engine answers r2")
 	require.True(t, r2.PrefillRejected && r2.DecodeRejected, "both servers reject B's 12 tokens")
 	require.Equal(t, 400, r2.Status)
+	want := modelOf(t, legacyDemoQuery)
+	require.Equal(t, cfg, want.Config(), "no reserve, and 16 tokens decode A's 8 as they were")
+	shown := shownNow(t, want)
 	s := waitShows(b, "the v=1 demo under two pools", expectation{
-		Status:  "400",
-		Verdict: "Rejected with 400 by decode after it ran: its own intake had rejected the prompt too, so it reserved 1 page for its placeholder and attended over its own 1 position only; no other tenant's KV was read",
-		StepPos: lastStep(t, cfg, ops), Pool: "B~ .×15"})
+		Status: "400", Verdict: r2.Verdict(), StepPos: lastStep(t, cfg, ops), Pool: shown.Pool})
+	assert.Equal(t, shown.Verdict, s.Verdict)
 	assert.False(t, s.HasBanner, "banner %q", s.Banner)
 	assert.Equal(t, "lifo", valueOf(b, "#allocator"), "a v=1 link ran with lifo")
 	assert.Equal(t, "16", valueOf(b, "#decode-pool"), "decode's pool backs the context")
+	assert.Equal(t, "0", valueOf(b, "#reserved-decode"), "it reserved nothing for decoding")
 	assert.Empty(t, gridCells(b, "[data-state=leaked]"))
-	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. Outcomes may differ from when it was made.",
+	_, changed := engine.MigrateV3(cfg, ops)
+	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. "+changed+" Outcomes may differ from when it was made.",
 		textOf(b, "#notice"))
+	assert.Equal(t, want.Notice(), textOf(b, "#notice"))
 
 	// The short form names today's preset: nothing to say.
 	b.Open(site + "?v=1&preset=demo")
@@ -278,7 +285,7 @@ func TestLateWrite(t *testing.T) {
 	choosePreset(b, "late-write")
 	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes(`+jsLit(lastStep(t, lw.Config, lw.Ops))+`)`)
 	assert.Equal(t, "200", textOf(b, "#status"))
-	assert.Equal(t, lateWriteVerdict, textOf(b, "#verdict"))
+	assert.Equal(t, lateWriteVerdict(t), textOf(b, "#verdict"))
 	assert.Contains(t, textOf(b, "#response"), "tenant-A:"+demoSecret, "#response")
 	leaked := gridCells(b, "[data-state=leaked]")
 	if assert.Len(t, leaked, 8, "leaked cells: %s", joinCells(leaked)) {

@@ -21,7 +21,7 @@ func TestFooterLinksTheSources(t *testing.T) {
 		assert.Equal(t, "_blank", l.Target, "%s opens in a new tab", l.Href)
 		assert.Contains(t, l.Rel, "noopener", l.Href)
 	}
-	for _, want := range []string{"https://github.com/sgl-project/sglang/issues/30233", "https://github.com/sgl-project/sglang/pull/38704", "https://github.com/sgl-project/sglang/pull/38935"} {
+	for _, want := range []string{"https://github.com/sgl-project/sglang/issues/30233", "https://github.com/sgl-project/sglang/pull/38704", "https://github.com/sgl-project/sglang/pull/36988", "https://github.com/sgl-project/sglang/pull/38935"} {
 		assert.True(t, hrefs[want], "the footer links %s: %v", want, links)
 	}
 	assert.Equal(t, "contentinfo", evalJS[string](b, `(() => { const f = document.querySelector("footer"); return f && !f.closest("main, article, section, aside, nav") ? "contentinfo" : "nested"; })()`), "a page footer, not a section's")

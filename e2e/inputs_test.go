@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 // Values no numeric field may take, by subtest name.
@@ -238,7 +240,7 @@ func TestUntrustedTextIsShownAsText(t *testing.T) {
 	t.Run("link", func(t *testing.T) {
 		withT(b, t)
 		const tenant, content = `'><pwn-link data-pwn=tenant>`, `"><pwn-link data-pwn=content></pwn-link>`
-		q := "v=3&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+		q := linkQuery("", engine.DemoConfig(), nil) +
 			"&op=s," + url.QueryEscape(tenant) + ",120,-," + url.QueryEscape(content) + "&op=s,B,125,-,x"
 		b.Open(site + "?" + q)
 		waitFor(b, "the leak from the link", `document.querySelector("#status").textContent === "200"`)

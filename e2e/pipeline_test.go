@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 // A request's way through the pipeline, stage by stage as the log prints
@@ -49,7 +51,7 @@ func TestPipelineFollowsTheLog(t *testing.T) {
 		t.Run(c.slug, func(t *testing.T) {
 			withT(b, t)
 			choosePreset(b, c.slug)
-			n := presetsWant[c.slug].Events
+			n := presetWantOf(t, c.slug).Events
 			if c.way != nil {
 				require.Len(t, c.way, n, "the pinned way covers every event")
 			}
@@ -149,7 +151,10 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 	}
 	require.Len(t, leaked, len(want), "runs of the leak colour")
 	assert.Equal(t, want, leaked)
-	assert.Equal(t, []string{"pages 1–4,095", "pages 4,096–681,272"}, evalJS[[]string](b, `[...document.querySelectorAll("#pool-map-leaks button")].map(el => el.textContent)`))
+	shown := func(first, last int) string { // SGLang's page ids, from 1
+		return "pages " + engine.Thousands(int64(engine.PageID(first))) + "–" + engine.Thousands(int64(engine.PageID(last)))
+	}
+	assert.Equal(t, []string{shown(1, 4095), shown(4096, 681272)}, evalJS[[]string](b, `[...document.querySelectorAll("#pool-map-leaks button")].map(el => el.textContent)`))
 
 	// Each listed range zooms the grid to exactly its pages, every cell
 	// leaked and of the tenant who wrote it.

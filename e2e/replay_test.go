@@ -25,7 +25,7 @@ const replayDemoLog = "t,tenant,prompt_tokens,output_tokens\n0,A,120,4\n1,B,125,
 // hourLink is issue 40's setting for Mooncake's hour: a 131,072-token
 // context over a 100,000-token prefill pool (and the replay package's
 // benchmark's decode pool and pages).
-const hourLink = "?v=3&ctx=131072&pool=100000&dpool=131072&page=64"
+const hourLink = "?v=4&ctx=131072&pool=100000&dpool=131072&page=64"
 
 // replayData is what #replay-result's data attributes say once done.
 type replayData struct {

@@ -16,28 +16,27 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
 	"kvleak/internal/headless"
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
-// web/model/link.go documents (v=3). It re-implements the encoder on
+// web/model/link.go documents (v=4). It re-implements the encoder on
 // purpose, as an independent oracle: a change to the schema fails here.
 func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
 	scrub := "0"
 	if c.ScrubOnFree {
 		scrub = "1"
 	}
-	parts := []string{"v=3"}
+	parts := []string{"v=4"}
 	if slug != "" {
 		parts = append(parts, "preset="+url.QueryEscape(slug))
 	}
 	parts = append(parts,
 		"ctx="+strconv.Itoa(c.ContextTokens), "pool="+strconv.Itoa(c.PoolTokens),
 		"dpool="+strconv.Itoa(c.DecodePoolTokens), "page="+strconv.Itoa(c.PageTokens),
-		"mode="+string(c.Mode), "alloc="+string(c.Allocator), "cancel="+string(c.Cancel), "scrub="+scrub)
+		"reserve="+strconv.Itoa(c.ReservedDecodeTokens), "mode="+string(c.Mode), "alloc="+string(c.Allocator), "cancel="+string(c.Cancel), "scrub="+scrub)
 	// The experiments' keys are written only away from their defaults.
 	if c.Door != "" {
 		parts = append(parts, "door="+url.QueryEscape(c.Door))
@@ -81,8 +80,15 @@ func mustPreset(t *testing.T, slug string) engine.Preset {
 }
 
 // demoQuery is the article's demo as a permalink query, spelled out (and
-// checked against the engine's preset in a test): schema v=3, two pools.
-const demoQuery = "v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+// checked against the engine's preset in a test): schema v=4, two pools
+// and decode's reserve.
+const demoQuery = "v=4&preset=demo&ctx=256&pool=128&dpool=160&page=16&reserve=32&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
+	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes"
+
+// v3DemoQuery is the demo's link as schema v=3 wrote it, before decode's
+// prealloc budget and the max_new_tokens clamp: it must keep opening,
+// still leak, and say what changed (issue 48).
+const v3DemoQuery = "v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0" +
 	"&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes"
 
 // legacyDemoQuery is the demo's link as schema v=1 wrote it, before the
@@ -99,8 +105,7 @@ type expectation struct {
 
 func expectAt(t *testing.T, slug string, step int) expectation {
 	t.Helper()
-	p, ok := presetsWant[slug]
-	require.True(t, ok, "presets_expected_test.go has no preset %q", slug)
+	p := presetWantOf(t, slug)
 	x := expectation{Events: p.Events}
 	if step == 0 {
 		step, x.Announce = p.Events, p.Announce
@@ -108,11 +113,11 @@ func expectAt(t *testing.T, slug string, step int) expectation {
 	x.StepPos = fmt.Sprintf("Step %d of %d", step, p.Events)
 	for _, sp := range p.Steps {
 		if sp.From <= step && step <= sp.To {
-			x.Status, x.Verdict, x.Pool = sp.Status, sp.Verdict, canonicalPool(t, sp.Pool)
+			x.Status, x.Verdict, x.Pool = sp.Status, sp.Verdict, sp.Pool
 			return x
 		}
 	}
-	t.Fatalf("presets_expected_test.go: %s has no expectation for step %d", slug, step)
+	t.Fatalf("%s has no step %d", slug, step)
 	return x
 }
 

@@ -35,7 +35,7 @@ func TestLongRunIsKeptInTheTab(t *testing.T) {
 	b.Open(url)
 	b.Do(chromedp.SetUploadFiles(chromedp.ID("import"), []string{file}))
 	waitFor(b, "the long run imported", `document.querySelector("#share-msg") !== null && document.querySelector("#share-msg").textContent === "Loaded a run of 250 operations."`)
-	assert.Equal(t, "?v=3&tab=1", addressQuery(b), "the address bar names the tab's run")
+	assert.Equal(t, "?v=4&tab=1", addressQuery(b), "the address bar names the tab's run")
 	assert.Contains(t, textOf(b, "#link-too-long"), "It lives only in this tab")
 	stepPos := textOf(b, "#step-pos")
 	require.Equal(t, "Step "+events+" of "+events, stepPos, "the engine's events for the 250 requests")
@@ -44,13 +44,13 @@ func TestLongRunIsKeptInTheTab(t *testing.T) {
 	b.WaitReady()
 	waitFor(b, "the run restored after a reload", `document.querySelector("#step-pos").textContent === `+jsLit(stepPos))
 	assert.Equal(t, 0, countAll(b, "#banner"))
-	assert.Equal(t, "?v=3&tab=1", addressQuery(b))
+	assert.Equal(t, "?v=4&tab=1", addressQuery(b))
 
 	other := newBrowser(t) // a fresh profile: its own sessionStorage
-	other.Open(url + "?v=3&tab=1")
+	other.Open(url + "?v=4&tab=1")
 	waitFor(other, "the banner", jsExists("#banner"))
 	assert.Contains(t, textOf(other, "#banner"), "kept in the tab it was made in")
-	demo := presetsWant["demo"].Events
+	demo := presetWantOf(t, "demo").Events
 	assert.Equal(t, "Step "+strconv.Itoa(demo)+" of "+strconv.Itoa(demo), textOf(other, "#step-pos"), "the default scenario is shown instead")
 }
 

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // prealloc is DecodePreallocQueue.pop_preallocated and _pre_alloc
 // (disaggregation/decode.py). The queue is first come, first served: a
@@ -51,9 +54,11 @@ func (f *flight) prealloc() bool {
 	if f.resp.DecodeRejected {
 		what = "decode's own placeholder, as its intake rejected the prompt"
 	}
-	f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
+	ev := f.e.emit(f.r, StageDecodePrealloc, HalfDecode, pages, fmt.Sprintf(
 		"%s%spop_preallocated: %s. DecodePreallocQueue reserves %s (%s) for fill_len = %s %s — %s — sets kv_committed_len = %s and sends the page indices to prefill (send_metadata).%s",
-		resumed, mergeNote(merged), check, pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m).Poll = PollWaitingForInput
+		resumed, mergeNote(merged), check, pagesWord(pages.Len()), pages, th(f.decodeTokens), plural(f.decodeTokens, "token", "tokens"), what, th(f.decodeTokens), f.e.staleNote(pages)), m)
+	ev.Poll = PollWaitingForInput
+	f.e.noteBudget(ev.Step, check.String())
 	return true
 }
 
@@ -115,7 +120,11 @@ func (f *flight) wait(resumeAt int, at Stage, half Half, text string) {
 	}
 	f.waiting, f.resumeAt = true, resumeAt
 	f.resp.State = StateWaiting
-	f.e.emit(f.r, at, half, nil, text).Poll = PollBootstrapping
+	ev := f.e.emit(f.r, at, half, nil, text)
+	ev.Poll = PollBootstrapping
+	if at == StageDecodePrealloc && f.resp.Wait != "" {
+		f.e.noteBudget(ev.Step, f.resp.Wait)
+	}
 	f.resp.Step = f.e.log.Len() // "waiting" is what it shows from here on, not before
 }
 
@@ -262,4 +271,29 @@ func (f *flight) abortAdmitted(at Stage, status int, reason, text, who string) {
 	f.e.emit(f.r, StageRelease, HalfDecode, nil, fmt.Sprintf(
 		"Nobody retires the aborted request — the simulation's illustration of a door that does not (SGLang frees an aborted request's pages): its %s (%s) stay held in decode's pool, and no later request can have them.",
 		pagesWord(n), f.r.reserved))
+}
+
+// stepText is a text an event of the log carries beside its line.
+type stepText struct {
+	step int
+	text string
+}
+
+// noteBudget keeps pop_preallocated's check of the decode.prealloc event
+// at step, in numbers (BudgetCheck.String), or the request it waits
+// behind ("behind r1"). A table beside the log, not a field of every
+// event: one or two a request.
+func (e *Engine) noteBudget(step int, text string) {
+	e.budgets = append(e.budgets, stepText{step, e.share(text)})
+}
+
+// BudgetAt is pop_preallocated's check that the decode.prealloc event at
+// step showed ("125 + 32 reserved ≤ 160 free", or "behind r1" while the
+// request waited behind another); "" for any other event.
+func (e *Engine) BudgetAt(step int) string {
+	i, ok := slices.BinarySearchFunc(e.budgets, step, func(b stepText, s int) int { return b.step - s })
+	if !ok {
+		return ""
+	}
+	return e.budgets[i].text
 }

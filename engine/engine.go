@@ -25,6 +25,8 @@ type Engine struct {
 	// texts holds recent texts of the log and of the pages, so that what
 	// many requests repeat is kept once, not once per request (see share).
 	texts map[string]string
+	// budgets are pop_preallocated's checks, by decode.prealloc event (BudgetAt).
+	budgets []stepText
 }
 
 // record is the engine's own state of one request.

@@ -13,8 +13,10 @@ const (
 	// the decode server's own pool (Config.DecodePoolTokens). A version 1
 	// file is read with the LIFO allocator it was made with; files of
 	// versions 1 and 2, made with one pool, get decode's pool from
-	// DecodePoolForSinglePool.
-	RunFileVersion = 3
+	// DecodePoolForSinglePool. Version 4 added decode's prealloc budget
+	// (Config.ReservedDecodeTokens), the max_new_tokens clamp and page ids
+	// from 1: a file of an earlier version runs as MigrateV3 says.
+	RunFileVersion = 4
 	// MaxRunFileBytes bounds an imported file.
 	MaxRunFileBytes = 4 << 20
 )
@@ -30,6 +32,9 @@ type RunFile struct {
 	Responses []Response `json:"responses"`
 	Metrics   Metrics    `json:"metrics"`
 	Capacity  Capacity   `json:"capacity"`
+	// Migrated says what changed in an imported file of an earlier
+	// version (MigrateV3); it is not written.
+	Migrated string `json:"-"`
 }
 
 // Export describes the engine's run, given the ops that produced it.
@@ -47,6 +52,8 @@ type runFileInput struct {
 	Version int    `json:"version"`
 	Config  Config `json:"config"`
 	Ops     []Op   `json:"ops"`
+
+	migrated string
 }
 
 // ImportRun reads an exported run and replays it. Any error leaves the
@@ -54,7 +61,7 @@ type runFileInput struct {
 // it returns holds what was read: the schema, version, config and ops.
 func ImportRun(data []byte) (*Engine, RunFile, error) {
 	e, in, err := importRun(data)
-	return e, RunFile{Schema: in.Schema, Version: in.Version, Config: in.Config, Ops: in.Ops}, err
+	return e, RunFile{Schema: in.Schema, Version: in.Version, Config: in.Config, Ops: in.Ops, Migrated: in.migrated}, err
 }
 
 func importRun(data []byte) (*Engine, runFileInput, error) {
@@ -80,6 +87,9 @@ func importRun(data []byte) (*Engine, runFileInput, error) {
 	}
 	if len(f.Ops) > MaxRequests {
 		return nil, f, fmt.Errorf("the file has %s operations; at most %s", Thousands(int64(len(f.Ops))), Thousands(MaxRequests))
+	}
+	if f.Version < 4 {
+		f.Config, f.migrated = MigrateV3(f.Config, f.Ops)
 	}
 	if w := ReplayWork(f.Config, f.Ops); w > MaxReplayWork {
 		return nil, f, fmt.Errorf("the file's requests would touch %s pages; a file may ask for at most %s", Thousands(w), Thousands(MaxReplayWork))

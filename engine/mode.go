@@ -62,8 +62,8 @@ func Modes() []ModeInfo {
 			"The article's joint door (the fix it attributes to #38704) without the length check: the prefill door creates no KV sender and the decode door no KV receiver; the request keeps its 400 and no page is allocated. Enough on its own for this leak."},
 		{LengthCheckOnly, "the article's length check alone",
 			"The transferred-length check the article attributes to #38704, alone (not seen merged upstream): the request is admitted, its pages reserved and one placeholder token transferred, but decode sees that prefill sent less than it would commit and aborts with the pending 400 instead of reading stale pages. Enough on its own for this leak; the 400 comes after the allocation."},
-		{Upstream, "SGLang upstream (#38935)",
-			"SGLang's merged door fix, #38935 (2026-09-15; test_admission_abort_not_enqueued.py): PrefillBootstrapQueue.add and DecodePreallocQueue.add each retire only a request whose own to_finish is set. Where prefill rejected and decode admitted, prefill's half is retired (no KV sender), but decode builds a receiver and preallocates; no KV ever comes, decode's receiver times out into KVPoll.Failed and the client gets decode's 500. No stale page is read."},
+		{Upstream, "SGLang upstream (#36988 with #38935)",
+			"SGLang as merged: #36988 (2026-08-29) retires an aborted prefill result after its forward pass instead of sending it, and #38935 (2026-09-15; test_admission_abort_not_enqueued.py) has PrefillBootstrapQueue.add and DecodePreallocQueue.add each retire only a request whose own to_finish is set. Where prefill rejected and decode admitted, prefill's half is retired (no KV sender), but decode builds a receiver and preallocates; no KV ever comes, decode's receiver times out into KVPoll.Failed and answers 500. No stale page is read. The status the client sees depends on the router: SGLang's mini_lb and sgl-router return decode's 500; a gateway that answers with prefill's response first would return prefill's 400."},
 	}
 }
 

@@ -34,7 +34,7 @@ func TestApplyContainsAPanic(t *testing.T) {
 	e.ConsumeAll()
 	require.NotEmpty(t, m.crash)
 	assert.Contains(t, m.crash, "panic: boom")
-	assert.Contains(t, m.crash, "link: ?v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&")
+	assert.Contains(t, m.crash, "link: ?"+m.s.Query(model.View{}))
 	assert.Same(t, before, m.s.Engine())
 	assert.Contains(t, app.HTMLString(m.playground), `id="crash"`)
 }

@@ -77,8 +77,8 @@ func traceRun(preset, link, file string) (string, engine.Config, []engine.Op, er
 	return p.Slug, p.Config, p.Ops, nil
 }
 
-// linkQuery is the query of a permalink given whole ("https://…/?v=3&…"),
-// as "?v=3&…" or as the bare query.
+// linkQuery is the query of a permalink given whole ("https://…/?v=4&…"),
+// as "?v=4&…" or as the bare query.
 func linkQuery(link string) string {
 	if _, q, ok := strings.Cut(link, "?"); ok {
 		link = q

@@ -63,7 +63,7 @@ func TestCheckDeployment(t *testing.T) {
 	assert.Equal(t, deploycheck.Exposed, view.Status)
 	assert.True(t, strings.HasPrefix(view.Lines[0], "EXPOSED: prompts of 681,274–1,048,569 tokens"))
 	assert.Empty(t, view.Box)
-	assert.True(t, strings.HasPrefix(view.Link, "v=3&ctx=1048576&pool=681280&dpool=1048576&page=1&mode=vulnerable&"), view.Link)
+	assert.True(t, strings.HasPrefix(view.Link, "v=4&ctx=1048576&pool=681280&dpool=1048576&page=1&reserve="), view.Link)
 	assert.Equal(t, "your pools and page size, tenant A's secret, then one prompt inside the window (1,048,569 tokens).", view.LinkNote)
 
 	view = CheckDeployment(fixture(t, "glm-launch/prefill.json"), fixture(t, "glm-launch/prefill.json"))

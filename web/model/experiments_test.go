@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,7 +31,8 @@ func TestExperimentKeysInLinks(t *testing.T) {
 			c := engine.DemoConfig()
 			tc.set(&c)
 			q := EncodeLink(LinkState{Config: c})
-			assert.Equal(t, "v=3&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0"+tc.keys, q)
+			assert.Equal(t, fmt.Sprintf("v=4&ctx=%d&pool=%d&dpool=%d&page=%d&reserve=%d&mode=vulnerable&alloc=sorted&cancel=both&scrub=0",
+				c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens, c.ReservedDecodeTokens)+tc.keys, q)
 			st, err := DecodeLink(q)
 			require.NoError(t, err)
 			want := c
@@ -46,7 +48,7 @@ func TestExperimentKeysInLinks(t *testing.T) {
 // the field and no change.
 func TestExperimentBadValues(t *testing.T) {
 	for _, q := range []string{"door=finished", "door=errored.errored", "gw=maybe", "wcheck=2"} {
-		_, err := DecodeLink("v=3&" + q)
+		_, err := DecodeLink("v=4&" + q)
 		assert.Error(t, err, q)
 	}
 	cases := []struct {
@@ -145,12 +147,35 @@ func TestRunLaunchTestsRefusedChangesNothing(t *testing.T) {
 
 func TestTimelineLinksOpenTheirPresets(t *testing.T) {
 	tl := IncidentTimeline()
-	require.Len(t, tl, 10)
+	require.Len(t, tl, len(timeline))
 	for _, p := range tl {
+		if p.Preset == "" {
+			assert.Empty(t, p.Href, p.When)
+			assert.NotEmpty(t, p.Source, "%s: a point no preset shows cites its record", p.When)
+			continue
+		}
 		st, err := DecodeLink(strings.TrimPrefix(p.Href, "/?"))
 		require.NoError(t, err, p.When)
 		assert.Equal(t, p.Preset, st.Preset)
 		assert.NotEmpty(t, p.PresetName, p.When)
 	}
-	assert.Equal(t, "/?v=3&preset=glm-remediated-tests", tl[5].Href)
+	assert.Equal(t, "/?v=4&preset=glm-remediated-tests", tl[7].Href)
+}
+
+// The timeline dates SGLang's fixes as merged and names the open ones.
+func TestTimelineDatesTheUpstreamFixes(t *testing.T) {
+	at := map[string]IncidentPoint{}
+	for _, p := range IncidentTimeline() {
+		at[p.SourceName] = p
+	}
+	assert.Equal(t, "29 Aug", at["sglang#36988"].When)
+	assert.Contains(t, at["sglang#36988"].What, "retires an aborted prefill result")
+	assert.Equal(t, "15 Sep", at["sglang#38935"].When)
+	for _, open := range []string{"sglang#38704", "sglang#33508"} {
+		assert.Contains(t, at[open].What, "still open", open)
+	}
+	for _, merged := range []string{"sglang#36988", "sglang#38935"} {
+		assert.Contains(t, at[merged].What, "depends on the router", "%s: whose status the client sees", merged)
+		assert.Equal(t, "demo-upstream", at[merged].Preset)
+	}
 }

@@ -18,6 +18,7 @@ const (
 	Pool
 	DecodePool
 	PageSize
+	ReservedDecode
 	Mode
 	Allocator
 	Cancel
@@ -63,6 +64,8 @@ type fieldSpec struct {
 	// zero, so links made before it existed read the same.
 	optional bool
 	zero     string
+	// zeroOK: a number field that takes 0 (ParseCountOrZero).
+	zeroOK bool
 }
 
 var fields = [fieldCount]fieldSpec{
@@ -74,6 +77,9 @@ var fields = [fieldCount]fieldSpec{
 		num: func(c *engine.Config) *int { return &c.DecodePoolTokens }},
 	PageSize: {id: "page-size", key: "page", kind: KindNumber, label: "Page size (tokens)", hint: "Tokens per KV page, on both servers",
 		num: func(c *engine.Config) *int { return &c.PageTokens }},
+	ReservedDecode: {id: "reserved-decode", key: "reserve", kind: KindNumber, label: "Decode's reserved tokens", zeroOK: true,
+		hint: "SGLang's --num-reserved-decode-tokens: decode's DecodePreallocQueue preallocates a request only while its prompt plus this many tokens (and this many for each request already active) fit its free pages; otherwise the request waits. SGLang's default is 512; the demo's 32 is this page's choice, as a 10-page pool cannot hold 512.",
+		num:  func(c *engine.Config) *int { return &c.ReservedDecodeTokens }},
 	Mode: {id: "mode", key: "mode", kind: KindChoice, label: "Admission mode", options: modeOptions,
 		choice: func(c *engine.Config) *string { return (*string)(&c.Mode) }},
 	Allocator: {id: "allocator", key: "alloc", kind: KindChoice, label: "Free-page allocator", options: allocatorOptions,
@@ -102,7 +108,7 @@ var fields = [fieldCount]fieldSpec{
 }
 
 // Settings are the fields that configure the engine, in form order.
-var Settings = []Field{Context, Pool, DecodePool, PageSize, Mode, Allocator, Cancel, Scrub, Door, WriterCheck, Gateway}
+var Settings = []Field{Context, Pool, DecodePool, PageSize, ReservedDecode, Mode, Allocator, Cancel, Scrub, Door, WriterCheck, Gateway}
 
 // ID is the field's DOM id, a stable hook for tests and docs.
 func (f Field) ID() string { return f.spec().id }

@@ -19,7 +19,10 @@ const (
 
 // CellView is one grid cell, ready to render.
 type CellView struct {
-	Page    string // "12" or "0-1330": the data-page hook
+	Page string // "12" or "0-1330": the data-page hook, engine indices
+	// ID is the page or range as the page shows it, by SGLang's page ids
+	// (engine.PageID): "13", "1–1,331".
+	ID      string
 	First   int
 	Last    int
 	Owner   string
@@ -79,7 +82,7 @@ func buildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks G
 	for i, c := range cells {
 		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles)
 	}
-	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(first)), engine.Thousands(int64(last)), engine.Thousands(int64(snap.Pages())))
+	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(engine.PageID(first))), engine.Thousands(int64(engine.PageID(last))), engine.Thousands(int64(snap.Pages())))
 	if g.PerCell > 1 {
 		g.Summary += fmt.Sprintf(", about %s pages per cell — choose a cell to zoom in", engine.Thousands(int64(g.PerCell)))
 	}
@@ -96,10 +99,11 @@ const updateFrom = 64
 func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool) CellView {
 	v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
 	if c.First == c.Last {
-		v.Page = strconv.Itoa(c.First)
+		v.Page, v.ID = strconv.Itoa(c.First), strconv.Itoa(engine.PageID(c.First))
 		v.Label = pageLabel(snap, c.First)
 	} else {
 		v.Page = strconv.Itoa(c.First) + "-" + strconv.Itoa(c.Last)
+		v.ID = engine.Thousands(int64(engine.PageID(c.First))) + "–" + engine.Thousands(int64(engine.PageID(c.Last)))
 		v.Label = rangeLabel(c)
 	}
 	if c.First == c.Last {
@@ -195,14 +199,15 @@ func markFor(v CellView) string {
 	return letter
 }
 
-func pageLabel(snap *engine.Snapshot, id int) string {
-	p, err := snap.Page(id)
+// pageLabel describes the page at index i, by its SGLang page id.
+func pageLabel(snap *engine.Snapshot, i int) string {
+	p, err := snap.Page(i)
 	if err != nil {
 		return err.Error()
 	}
 	// Concatenated, not formatted: a Send labels every cell at demo scale,
 	// and fmt is several times slower in the wasm.
-	s := "Page " + strconv.Itoa(id) + ": " + stateWords(p.State, p.Lingering)
+	s := "Page " + strconv.Itoa(engine.PageID(i)) + ": " + stateWords(p.State, p.Lingering)
 	if p.Writer != 0 {
 		s += "; written by " + requestOf(p.Writer, p.WriterTenant) + ": " + p.Text
 	}
@@ -223,9 +228,9 @@ func pageLabel(snap *engine.Snapshot, id int) string {
 func rangeLabel(c engine.Cell) string {
 	b := make([]byte, 0, 128)
 	b = append(b, "Pages "...)
-	b = engine.AppendThousands(b, int64(c.First))
+	b = engine.AppendThousands(b, int64(engine.PageID(c.First)))
 	b = append(b, "–"...)
-	b = engine.AppendThousands(b, int64(c.Last))
+	b = engine.AppendThousands(b, int64(engine.PageID(c.Last)))
 	b = append(b, ": "...)
 	b = engine.AppendThousands(b, int64(c.Free))
 	b = append(b, " free, "...)

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 	"unsafe"
 
@@ -44,7 +46,7 @@ func TestDecodesFirstPageIsMixedAfterB(t *testing.T) {
 		t.Helper()
 		g, err := s.Grid(MaxGridCells)
 		require.NoError(t, err)
-		require.Len(t, g.Cells, 9, "decode's 9 pages")
+		require.Len(t, g.Cells, s.cfg.PagesOf(engine.ServerDecode), "decode's pages")
 		return g.Cells[0]
 	}
 	c := page0()
@@ -52,7 +54,8 @@ func TestDecodesFirstPageIsMixedAfterB(t *testing.T) {
 	assert.Equal(t, "B", c.Owner, "the last writer")
 	assert.Equal(t, "B+", c.Mark)
 	assert.Equal(t, "positions 0: r2 (tenant B); 1–15: r1 (tenant A)", c.Positions)
-	assert.Equal(t, "Page 0: free but stale (keeps its old KV); written by r2 (tenant B): tenant-B:<placeholder-token>; read by r2 (tenant B); positions 0: r2 (tenant B); 1–15: r1 (tenant A)", c.Label)
+	assert.Equal(t, "1", c.ID, "the page shown by SGLang's id: page 0 is reserved")
+	assert.Equal(t, "Page 1: free but stale (keeps its old KV); written by r2 (tenant B): tenant-B:<placeholder-token>; read by r2 (tenant B); positions 0: r2 (tenant B); 1–15: r1 (tenant A)", c.Label)
 	assert.True(t, c.Window)
 	assert.True(t, c.Wrote, "prefill wrote its one token here")
 
@@ -67,12 +70,12 @@ func TestDecodesFirstPageIsMixedAfterB(t *testing.T) {
 		assert.Empty(t, c.Positions, "a page one request filled needs no positions")
 	}
 
-	require.NoError(t, s.SelectStep(17)) // B's decode.prealloc: nothing written yet
+	require.NoError(t, s.SelectStep(stepOf(t, s.eng, 2, engine.StageDecodePrealloc))) // nothing written yet
 	c = page0()
 	assert.False(t, c.Mixed)
 	assert.Equal(t, "A", c.Owner)
 	assert.True(t, c.Touched, "reserved by the selected event")
-	require.NoError(t, s.SelectStep(19)) // prefill's send_kv_chunk
+	require.NoError(t, s.SelectStep(stepOf(t, s.eng, 2, engine.StagePrefillTransfer))) // send_kv_chunk
 	c = page0()
 	assert.True(t, c.Mixed)
 	assert.True(t, c.Touched)
@@ -93,11 +96,12 @@ func TestBuildGridAggregatesRealScale(t *testing.T) {
 	assert.Equal(t, "A", g.Cells[0].Owner)
 	assert.True(t, g.Cells[0].Touched)
 	assert.False(t, g.Cells[1].Touched)
-	assert.Contains(t, g.Summary, "Pages 0–1,048,575 of 1,048,576, about 2,048 pages per cell")
-	assert.Equal(t, "Pages 0–2,047: 0 free, 0 allocated, 2,048 stale, 2047 LEAKED into the last response; mostly tenant A", g.Cells[0].Label)
+	assert.Contains(t, g.Summary, "Pages 1–1,048,576 of 1,048,576, about 2,048 pages per cell", "SGLang's page ids")
+	assert.Equal(t, "1–2,048", g.Cells[0].ID)
+	assert.Equal(t, "Pages 1–2,048: 0 free, 0 allocated, 2,048 stale, 2047 LEAKED into the last response; mostly tenant A", g.Cells[0].Label)
 	assert.Equal(t, "D", g.Cells[2].Owner, "D's batch job from page 4,096 on")
 	// D's KV ends at page 681,272: past it B's reservation read nothing.
-	assert.Equal(t, "Pages 679,936–681,983: 711 free, 0 allocated, 1,337 stale, 1337 LEAKED into the last response; mostly tenant D", g.Cells[332].Label)
+	assert.Equal(t, "Pages 679,937–681,984: 711 free, 0 allocated, 1,337 stale, 1337 LEAKED into the last response; mostly tenant D", g.Cells[332].Label)
 	assert.Equal(t, engine.PageFree, g.Cells[333].State)
 	leaked := 0
 	for _, c := range g.Cells {
@@ -191,7 +195,7 @@ func TestMetricRowsCoverEveryCounter(t *testing.T) {
 	assert.Equal(t, "7", byKey["leaked-pages"])
 	assert.Equal(t, "1", byKey["leaked-responses"])
 	assert.Equal(t, "8", byKey["pages-stale"], "decode's eight pages, A's and B's")
-	assert.Equal(t, "9", byKey["pages-free"], "decode's pool has a page more than prefill's")
+	assert.Equal(t, strconv.Itoa(s.cfg.PagesOf(engine.ServerDecode)), byKey["pages-free"], "every page of decode's pool is free again")
 	assert.Equal(t, "8", byKey["pages-staged"])
 	assert.Equal(t, "8", byKey["prefill-pages-stale"], "prefill's pool keeps A's KV too")
 	assert.Equal(t, "0", byKey["prefill-pages-allocated"])
@@ -242,10 +246,16 @@ func TestPoolNoteSaysWhoseKVNotWhether(t *testing.T) {
 	assert.Contains(t, s.PoolNote(), "Of 1,048,576 pages, 1,048,576 hold no KV", "before the first request the pool is cold")
 	assert.Contains(t, s.PoolNote(), "a cold pool")
 
+	heldWords := func(pages, held int) string {
+		return fmt.Sprintf("Of %d pages, %d hold no KV (never written, or scrubbed) and %d hold some request's KV", pages, pages-held, held)
+	}
 	require.NoError(t, s.LoadPreset("demo"))
-	assert.Contains(t, s.PoolNote(), "Of 9 pages, 1 hold no KV (never written, or scrubbed) and 8 hold some request's KV", "decode's ninth page was never reserved")
+	assert.Contains(t, s.PoolNote(), heldWords(s.cfg.PagesOf(engine.ServerDecode), s.cfg.ReservedPages(engine.DemoPromptA)), "B's reservation reused A's pages; the rest were never reserved")
 	require.NoError(t, s.LoadPreset("symmetric"))
-	assert.Contains(t, s.PoolNote(), "Of 8 pages, 0 hold no KV")
+	b := s.ops[1].Send.PromptTokens
+	assert.Contains(t, s.PoolNote(), heldWords(s.cfg.PagesOf(engine.ServerDecode), s.cfg.ReservedPages(engine.DemoPromptA)+s.cfg.ReservedPages(b)), "B's placeholder in a page of its own")
+	require.NoError(t, s.LoadPreset("late-write"))
+	assert.Contains(t, s.PoolNote(), heldWords(s.cfg.PagesOf(engine.ServerDecode), s.cfg.PagesOf(engine.ServerDecode)))
 	assert.Contains(t, s.PoolNote(), "a warm pool")
 }
 
@@ -276,4 +286,16 @@ func TestPoolMapAtLaunchScale(t *testing.T) {
 	assert.Equal(t, 1023, w.MapPage(1023, 0))
 	assert.Equal(t, 1024, w.MapPage(0, 1))
 	assert.Equal(t, 1_048_575, w.MapPage(5000, 5000), "clamped to the pool")
+}
+
+// stepOf is the step of request's first event at stage in e's log.
+func stepOf(t *testing.T, e *engine.Engine, request int, stage engine.Stage) int {
+	t.Helper()
+	for i := range e.Log().Len() {
+		if ev := e.Log().At(i); ev.Request == request && ev.Stage == stage {
+			return ev.Step
+		}
+	}
+	t.Fatalf("r%d never reaches %s", request, stage)
+	return 0
 }

@@ -8,51 +8,72 @@ import (
 	"kvleak/engine"
 )
 
-// migrate reads a link of version 1 or 2, made when the engine had one
-// pool, as version 3: it checks and drops slot, gives decode the pool
-// engine.DecodePoolForSinglePool says, gives a version 1 link the lifo
-// allocator it was made with, and says so in Migrated. A link that only
-// names a preset opens the preset as it is now.
+// migrate reads a link of version 1 to 3 as version 4. A link of version 1
+// or 2, made when the engine had one pool, has its slot checked and
+// dropped, decode's pool set as engine.DecodePoolForSinglePool says and, at
+// version 1, the lifo allocator it was made with. Every older link then
+// runs as engine.MigrateV3 says: made before decode's prealloc budget and
+// the max_new_tokens clamp, it reserves nothing and decode's pool is raised
+// where a request it decoded needs it. Migrated says what changed. A link
+// that only names a preset opens the preset as it is now.
 func (st *LinkState) migrate(version, slot string, seen map[string]bool) error {
+	if seen["reserve"] {
+		return errors.New(`parameter "reserve" is new in link version 4`)
+	}
+	onePool := version == "1" || version == "2"
 	for _, key := range []string{"dpool", "alloc", "tab"} {
-		if seen[key] && (key == "dpool" || version == "1") {
+		if onePool && seen[key] && (key == "dpool" || version == "1") {
 			return fmt.Errorf("parameter %q is new in link version %s", key, map[bool]string{true: "3", false: "2"}[key == "dpool"])
 		}
 	}
 	if seen["slot"] {
+		if !onePool {
+			return errors.New(`parameter "slot" is gone in link version 3: decode reserves the pages of the prompt as it sees it`)
+		}
 		if n, err := linkInt(slot); err != nil || n < 1 {
 			return errors.New(`parameter slot: must be a whole number of pages`)
 		}
 	}
-	if onlyPreset(seen) {
+	if onlyPreset(seen) || st.Tab {
 		return nil
 	}
 	if version == "1" {
 		st.Config.Allocator = engine.LIFO
 	}
-	st.givePoolToDecode("link", "version "+version, version == "1")
+	st.upgrade("link", "version "+version, onePool, version == "1")
 	return nil
 }
 
-// givePoolToDecode gives a run made with one pool (a link of version 1 or
-// 2, a run kept in the tab at version 2) decode's pool as
-// engine.DecodePoolForSinglePool says, and says so in Migrated.
-func (st *LinkState) givePoolToDecode(what, made string, lifo bool) {
+// upgrade runs a run made before link version 4 (a link, or a run kept in
+// the tab) as engine.MigrateV3 says, after giving one made with one pool
+// decode's pool as engine.DecodePoolForSinglePool says; Migrated says so.
+func (st *LinkState) upgrade(what, made string, onePool, lifo bool) {
 	c := &st.Config
-	c.DecodePoolTokens = engine.DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
-	st.Migrated = migrationNotice(what, made, c.DecodePoolTokens, lifo)
+	if onePool {
+		c.DecodePoolTokens = engine.DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
+	}
+	var changed string
+	*c, changed = engine.MigrateV3(*c, st.Ops)
+	st.Migrated = migrationNotice(what, made, *c, onePool, lifo, changed)
 	if p, ok := engine.PresetBySlug(st.Preset); ok && !(reflect.DeepEqual(p.Config, *c) && reflect.DeepEqual(p.Ops, st.Ops)) {
 		st.Preset = "" // the preset has changed since: its name, text and tour are not this run's
 	}
 }
 
-// migrationNotice says what changed in a link or file made when the engine
-// had one pool, so that a reader knows why its outcomes may differ.
-func migrationNotice(what, made string, decodePool int, lifo bool) string {
+// migrationNotice says what changed in a link or file made with an earlier
+// version of the playground, so that a reader knows why its outcomes may
+// differ: for one made with one pool, the pool decode was given
+// (engine.DecodePoolForSinglePool, from c's context, pool and page), then
+// engine.MigrateV3's words.
+func migrationNotice(what, made string, c engine.Config, onePool, lifo bool, changed string) string {
+	if !onePool {
+		return fmt.Sprintf("This %s (%s) was made with an earlier version of the playground. %s Outcomes may differ from when it was made.", what, made, changed)
+	}
 	alloc := ""
 	if lifo {
 		alloc = " It keeps the lifo allocator it was made with."
 	}
-	return fmt.Sprintf("This %s (%s) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is %s tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before.%s Outcomes may differ from when it was made.",
-		what, made, engine.Thousands(int64(decodePool)), alloc)
+	decodePool := engine.DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
+	return fmt.Sprintf("This %s (%s) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is %s tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before.%s %s Outcomes may differ from when it was made.",
+		what, made, engine.Thousands(int64(decodePool)), alloc, changed)
 }

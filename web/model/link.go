@@ -10,14 +10,15 @@ import (
 	"kvleak/engine"
 )
 
-// Permalink schema. Version 3 keys:
+// Permalink schema. Version 4 keys:
 //
-//	v=3                      schema version (required when any other key is set)
+//	v=4                      schema version (required when any other key is set)
 //	preset=demo              the scenario the run started from; alone (with v
 //	                         and optional step/view keys) it loads the preset
 //	ctx, pool, dpool, page   the configuration, as integers: the context, the
 //	                         prefill and decode servers' pools, the page size
-//	mode=vulnerable|fixed|retire-only|length-check-only
+//	reserve                  decode's --num-reserved-decode-tokens (0 or more)
+//	mode=vulnerable|fixed|retire-only|length-check-only|upstream
 //	alloc=sorted|lifo|fifo   cancel=both|one    scrub=0|1
 //	door=none|all|<states joined by dots>   (absent: as the mode retires)
 //	wcheck=0|1               gw=off|alert|block  (absent: 0, off)
@@ -37,11 +38,15 @@ import (
 // The settings' keys are the field table's (field.go). Fields inside op are
 // query-escaped and joined by literal commas.
 //
-// Links of versions 1 and 2, made when the engine had one pool, keep
-// opening (legacy.go): their slot key is read and dropped, decode's pool is
-// set as engine.DecodePoolForSinglePool says, a version 1 link (before
-// alloc) gets the lifo allocator it was made with, and ApplyLink says so.
-const linkVersion = "3"
+// Links of versions 1 to 3 keep opening and replay the run they were made
+// with (legacy.go), and ApplyLink says what changed. Versions 1 and 2, made
+// when the engine had one pool: their slot key is read and dropped,
+// decode's pool is set as engine.DecodePoolForSinglePool says, and a
+// version 1 link (before alloc) gets the lifo allocator it was made with.
+// Versions 1 to 3, made before decode's prealloc budget and the
+// max_new_tokens clamp: engine.MigrateV3 gives them no reserve and raises
+// decode's pool where a request they decoded needs it.
+const linkVersion = "4"
 
 // Bounds that keep a hostile link from hanging or exhausting the page.
 const (
@@ -155,7 +160,7 @@ func DecodeLink(raw string) (LinkState, error) {
 		if seen["slot"] {
 			return st, errors.New(`parameter "slot" is gone in link version 3: decode reserves the pages of the prompt as it sees it`)
 		}
-	case "1", "2":
+	case "1", "2", "3":
 		if err := st.migrate(version, slot, seen); err != nil {
 			return st, err
 		}
@@ -169,7 +174,7 @@ func DecodeLink(raw string) (LinkState, error) {
 		return st, nil
 	}
 	if st.Preset != "" && onlyPreset(seen) {
-		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=2&preset=demo
+		p, _ := engine.PresetBySlug(st.Preset) // short form: ?v=4&preset=demo
 		st.Config, st.Ops = p.Config, p.Ops
 	}
 	if err := st.Config.Validate(); err != nil {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,9 +37,44 @@ func TestPermalinkEscapesHostileText(t *testing.T) {
 
 func TestPermalinkDemoExample(t *testing.T) {
 	p, _ := engine.PresetBySlug("demo")
+	c := p.Config
 	assert.Equal(t,
-		"v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes",
+		fmt.Sprintf("v=4&preset=demo&ctx=%d&pool=%d&dpool=%d&page=%d&reserve=%d&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,%d,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,%d,-,summarise+my+notes",
+			c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens, c.ReservedDecodeTokens, engine.DemoPromptA, engine.DemoPromptB),
 		EncodeLink(LinkState{Preset: "demo", Config: p.Config, Ops: p.Ops}))
+}
+
+// The demo's link as version 3 wrote it (decode's pool 144 tokens, no
+// budget, no clamp) opens, replays the run it was made with — B still
+// reads A's seven stale pages — and says what changed.
+func TestVersion3DemoLinkStillLeaks(t *testing.T) {
+	const old = "v=3&preset=demo&ctx=256&pool=128&dpool=144&page=16&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&op=s,A,120,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,125,-,summarise+my+notes"
+	st, err := DecodeLink(old)
+	require.NoError(t, err)
+	made := engine.DemoConfig()
+	made.DecodePoolTokens, made.ReservedDecodeTokens = 144, 0
+	want, changed := engine.MigrateV3(made, st.Ops)
+	assert.Equal(t, want, st.Config)
+	assert.Equal(t, 0, st.Config.ReservedDecodeTokens)
+	assert.Greater(t, st.Config.DecodePoolTokens, 144, "decode's pool raised so that A and B are decoded")
+	assert.Empty(t, st.Preset, "today's demo keeps a reserve of 32: the link is not it")
+
+	s := NewSession()
+	require.NoError(t, s.ApplyLink(st))
+	r, ok := s.LastResponse()
+	require.True(t, ok)
+	assert.Equal(t, 200, r.Status)
+	assert.Equal(t, 7, r.LeakedPages.Len(), "B reads A's seven stale pages")
+	notice := s.Notice()
+	assert.True(t, strings.HasPrefix(notice, "This link (version 3) was made with an earlier version of the playground. "), notice)
+	assert.Contains(t, notice, changed)
+	assert.Contains(t, notice, "decode's pool is raised from 144 to "+engine.Thousands(int64(want.DecodePoolTokens))+" tokens")
+	assert.Contains(t, notice, "this run reserves 0 tokens")
+	assert.True(t, strings.HasPrefix(s.AddressQuery(), "v=4&"), s.AddressQuery())
+	again, err := DecodeLink(s.AddressQuery())
+	require.NoError(t, err)
+	assert.Equal(t, st.Config, again.Config, "the session's own link opens the same run")
+	assert.Empty(t, again.Migrated)
 }
 
 // Decode's pool is its own key: it round-trips, and the engine's bounds on
@@ -57,41 +93,45 @@ func TestPermalinkCarriesDecodesPool(t *testing.T) {
 		st, err := DecodeLink(raw)
 		require.NoError(t, err, raw)
 		assert.Equal(t, c, st.Config)
-		assert.Empty(t, st.Migrated, "a version 3 link is read as it is")
+		assert.Empty(t, st.Migrated, "a version 4 link is read as it is")
 	}
-	_, err := DecodeLink("v=3&pool=4194304&dpool=16&page=1")
+	_, err := DecodeLink("v=4&pool=4194304&dpool=16&page=1")
 	assert.ErrorContains(t, err, "the two pools hold 4,194,320 pages together; at most 4,194,304")
 }
 
 func TestPermalinkRefusesHostileLinks(t *testing.T) {
-	manyOps := "v=3" + strings.Repeat("&op=s,A,1,-,x", MaxLinkOps+1)
+	manyOps := "v=4" + strings.Repeat("&op=s,A,1,-,x", MaxLinkOps+1)
 	cases := map[string]struct{ raw, msg string }{
 		"unknown version":  {"v=9&ctx=16", "unknown link version"},
 		"no version":       {"ctx=16", "unknown link version"},
 		"garbage":          {"%%%&&==", "unknown parameter"},
-		"unknown key":      {"v=3&foo=1", "unknown parameter"},
-		"negative":         {"v=3&pool=-5", "whole number"},
-		"enormous":         {"v=3&pool=99999999999999", "whole number"},
-		"out of range":     {"v=3&pool=5000000", "not valid"},
-		"decode's pool":    {"v=3&dpool=5000000", "decode pool size 5,000,000: must be between 1 and 4,194,304 tokens"},
-		"no decode pool":   {"v=3&dpool=0", "decode pool size 0"},
-		"bad mode":         {"v=3&mode=evil", "not valid"},
-		"bad allocator":    {"v=3&alloc=newest", "not valid"},
-		"bad scrub":        {"v=3&scrub=yes", "0 or 1"},
-		"duplicate":        {"v=3&pool=8&pool=9", "twice"},
+		"unknown key":      {"v=4&foo=1", "unknown parameter"},
+		"negative":         {"v=4&pool=-5", "whole number"},
+		"enormous":         {"v=4&pool=99999999999999", "whole number"},
+		"out of range":     {"v=4&pool=5000000", "not valid"},
+		"decode's pool":    {"v=4&dpool=5000000", "decode pool size 5,000,000: must be between 1 and 4,194,304 tokens"},
+		"no decode pool":   {"v=4&dpool=0", "decode pool size 0"},
+		"bad mode":         {"v=4&mode=evil", "not valid"},
+		"bad allocator":    {"v=4&alloc=newest", "not valid"},
+		"bad scrub":        {"v=4&scrub=yes", "0 or 1"},
+		"duplicate":        {"v=4&pool=8&pool=9", "twice"},
 		"duplicate slot":   {"v=2&slot=8&slot=8", "twice"},
 		"thousands of ops": {manyOps, "at most"},
-		"megabyte":         {"v=3&op=s,A,1,-," + strings.Repeat("x", 1<<20), "at most"},
-		"bad op":           {"v=3&op=q,1", "must be"},
-		"bad tokens":       {"v=3&op=s,A,lots,-,x", "not a whole number"},
-		"bad tenant":       {"v=3&op=s,,5,-,x", "tenant name is empty"},
-		"bad stage":        {"v=3&op=s,A,5,nowhere,x", "cancel stage"},
-		"bad settle":       {"v=3&op=x,zero,drained", "not a request number"},
+		"megabyte":         {"v=4&op=s,A,1,-," + strings.Repeat("x", 1<<20), "at most"},
+		"bad op":           {"v=4&op=q,1", "must be"},
+		"bad tokens":       {"v=4&op=s,A,lots,-,x", "not a whole number"},
+		"bad tenant":       {"v=4&op=s,,5,-,x", "tenant name is empty"},
+		"bad stage":        {"v=4&op=s,A,5,nowhere,x", "cancel stage"},
+		"bad settle":       {"v=4&op=x,zero,drained", "not a request number"},
 		// Two pools of 2Mi one-token pages, four prompts that fit both:
 		// 8,000,004 pages, past the bound.
-		"too much work": {"v=3&ctx=4194304&pool=2097152&dpool=2097152&page=1" + strings.Repeat("&op=s,A,2000000,-,x", 4),
+		"too much work": {"v=4&ctx=4194304&pool=2097152&dpool=2097152&page=1" + strings.Repeat("&op=s,A,2000000,-,x", 4),
 			"would touch"},
 		// The schema's own changes.
+		"bad reserve":        {"v=4&reserve=-1", "whole number"},
+		"reserve too large":  {"v=4&reserve=5000000", "decode's reserved tokens 5,000,000: must be between 0 and 4,194,304 tokens"},
+		"reserve in v3":      {"v=3&reserve=32", `parameter "reserve" is new in link version 4`},
+		"slot in version 4":  {"v=4&slot=8", `parameter "slot" is gone in link version 3`},
 		"slot in version 3":  {"v=3&slot=8", `parameter "slot" is gone in link version 3: decode reserves the pages of the prompt as it sees it`},
 		"slot beside dpool":  {"v=3&ctx=256&pool=128&dpool=144&page=16&slot=8", `parameter "slot" is gone in link version 3`},
 		"dpool in version 2": {"v=2&ctx=256&pool=128&dpool=144&page=16&slot=8", `parameter "dpool" is new in link version 3`},
@@ -122,14 +162,14 @@ func TestPermalinkWithoutState(t *testing.T) {
 
 func TestApplyLinkReplaysOrChangesNothing(t *testing.T) {
 	s := NewSession()
-	st, err := DecodeLink("v=3&ctx=16&pool=8&dpool=8&page=1&mode=fixed&alloc=fifo&cancel=both&scrub=0&op=s,A,1,-,S&op=s,B,12,-,x&step=5")
+	st, err := DecodeLink("v=4&ctx=16&pool=8&dpool=8&page=1&reserve=0&mode=fixed&alloc=fifo&cancel=both&scrub=0&op=s,A,1,-,S&op=s,B,12,-,x&step=5")
 	require.NoError(t, err)
 	require.NoError(t, s.ApplyLink(st))
 	assert.Equal(t, 5, s.step)
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, 400, r.Status)
 	assert.Equal(t, st, s.Link())
-	assert.Empty(t, s.Notice(), "a version 3 link has nothing to say")
+	assert.Empty(t, s.Notice(), "a version 4 link has nothing to say")
 
 	before := s.eng
 	st.Ops = append(st.Ops, engine.SettleOp(1, engine.OutcomeDrained))
@@ -147,6 +187,7 @@ func FuzzDecodeLink(f *testing.F) {
 	f.Add("v=1&op=s,%ZZ,1,-,x")
 	f.Add("v=2&preset=demo&ctx=256&pool=128&page=16&slot=8&op=s,A,120,-,x&op=s,B,200,-,y") // one pool
 	f.Add("v=3&ctx=256&pool=128&dpool=128&page=16&slot=8")                                 // slot where v3 refuses it
+	f.Add("v=3&ctx=256&pool=128&dpool=128&page=16&op=s,A,120,-,x&op=s,B,125,-,y")          // a v3 run, migrated
 	f.Fuzz(func(t *testing.T, raw string) {
 		st, err := DecodeLink(raw)
 		if err != nil {
@@ -160,7 +201,7 @@ func FuzzDecodeLink(f *testing.F) {
 // A link that names only a preset opens the preset as it is now, in any
 // version: no migration, nothing to say.
 func TestPermalinkShortPresetForm(t *testing.T) {
-	for _, v := range []string{"1", "2", "3"} {
+	for _, v := range []string{"1", "2", "3", "4"} {
 		st, err := DecodeLink("v=" + v + "&preset=glm-launch&step=4")
 		require.NoError(t, err, v)
 		p, _ := engine.PresetBySlug("glm-launch")
@@ -202,10 +243,12 @@ func TestVersion1LinksOpenWithTheirAllocator(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.ApplyLink(st))
 	assert.Equal(t, engine.LIFO, s.Config().Allocator)
-	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. Outcomes may differ from when it was made.",
+	_, changed := engine.MigrateV3(st.Config, st.Ops)
+	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. "+changed+" Outcomes may differ from when it was made.",
 		s.Notice())
-	assert.Equal(t, "v=3&ctx=16&pool=8&dpool=16&page=1&mode=vulnerable&alloc=lifo&cancel=both&scrub=0&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes",
-		s.AddressQuery(), "the address bar moves to version 3, with decode's pool and the allocator spelt out")
+	assert.Contains(t, changed, "this run reserves 0 tokens, as it reserved none, and decode's pool stays 16 tokens")
+	assert.Equal(t, "v=4&ctx=16&pool=8&dpool=16&page=1&reserve=0&mode=vulnerable&alloc=lifo&cancel=both&scrub=0&op=s,A,8,-,PROJECT_ZEPHYR_Q4_FORECAST&op=s,B,12,-,summarise+my+notes",
+		s.AddressQuery(), "the address bar moves to version 4, with decode's pool, its reserve and the allocator spelt out")
 	again, err := DecodeLink(s.AddressQuery())
 	require.NoError(t, err)
 	assert.Equal(t, s.Config(), again.Config, "the new link opens the same run")
@@ -226,7 +269,8 @@ func TestVersion2LinksOpenWithANotice(t *testing.T) {
 	st, err := DecodeLink(old)
 	require.NoError(t, err)
 	want := engine.DemoConfig()
-	want.DecodePoolTokens = 256 // the 256-token context in whole pages
+	want.DecodePoolTokens = 256 // the 256-token context in whole pages: A and B are decoded
+	want.ReservedDecodeTokens = 0
 	assert.Equal(t, want, st.Config)
 	assert.Equal(t, engine.DecodePoolForSinglePool(256, 128, 16), st.Config.DecodePoolTokens)
 	assert.Equal(t, 5, st.Step)
@@ -253,7 +297,7 @@ func TestVersion2LinksOpenWithANotice(t *testing.T) {
 	assert.False(t, r.DecodeRejected)
 	assert.Equal(t, 7, r.LeakedPages.Len())
 
-	assert.True(t, strings.HasPrefix(s.AddressQuery(), "v=3&ctx=256&pool=128&dpool=256&page=16&mode=vulnerable&"), s.AddressQuery())
+	assert.True(t, strings.HasPrefix(s.AddressQuery(), "v=4&ctx=256&pool=128&dpool=256&page=16&reserve=0&mode=vulnerable&"), s.AddressQuery())
 	assert.NotContains(t, s.AddressQuery(), "slot=")
 
 	// The notice stays until the run changes.
@@ -263,19 +307,25 @@ func TestVersion2LinksOpenWithANotice(t *testing.T) {
 	assert.Empty(t, s.Notice(), "the reader's own settings: nothing migrated")
 }
 
-// A version 2 link of a run that is still a preset's keeps its name.
+// An older link of a run that is still a preset's keeps its name: the
+// abort presets keep no reserve, and their pools decode every request.
 func TestMigratedLinkKeepsAPresetItStillMatches(t *testing.T) {
-	p, _ := engine.PresetBySlug("glm-launch")
-	require.Equal(t, engine.DecodePoolForSinglePool(p.Config.ContextTokens, p.Config.PoolTokens, p.Config.PageTokens), p.Config.DecodePoolTokens,
-		"the launch preset's decode pool is the one a single-pool link is given")
-	v3 := EncodeLink(LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops})
-	v2 := strings.Replace(strings.Replace(v3, "v=3&", "v=2&", 1), "&dpool=1048576&page=1&", "&page=1&slot=8&", 1)
-	require.NotEqual(t, v3, v2)
-	st, err := DecodeLink(v2)
+	p, _ := engine.PresetBySlug("abort-one-half")
+	require.Zero(t, p.Config.ReservedDecodeTokens)
+	v4 := EncodeLink(LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops})
+	v3 := strings.Replace(strings.Replace(v4, "v=4&", "v=3&", 1), "&reserve=0&", "&", 1)
+	require.NotEqual(t, v4, v3)
+	st, err := DecodeLink(v3)
 	require.NoError(t, err)
-	assert.Equal(t, "glm-launch", st.Preset)
+	assert.Equal(t, p.Slug, st.Preset)
 	assert.Equal(t, p.Config, st.Config)
-	assert.NotEmpty(t, st.Migrated, "it was still made with one pool")
+	assert.NotEmpty(t, st.Migrated, "it was still made with an earlier version")
+
+	g, _ := engine.PresetBySlug("glm-launch")
+	st, err = DecodeLink(strings.Replace(strings.Replace(EncodeLink(LinkState{Preset: g.Slug, Config: g.Config, Ops: g.Ops}), "v=4&", "v=3&", 1),
+		"&reserve="+strconv.Itoa(g.Config.ReservedDecodeTokens)+"&", "&", 1))
+	require.NoError(t, err)
+	assert.Empty(t, st.Preset, "the launch preset keeps SGLang's reserve now; a v3 link of it ran without")
 }
 
 // Linkable adds up the link's length (queryLen) instead of building it:

@@ -20,7 +20,12 @@ var suffixes = []struct {
 
 // ParseCount reads a positive whole number as people write it: "681280",
 // "681,280", "681 280", "1M" (1,000,000), "2.04M", "1Mi" (1,048,576), "64Ki".
-func ParseCount(text string) (int, error) {
+func ParseCount(text string) (int, error) { return parseCount(text, false) }
+
+// ParseCountOrZero is ParseCount for a field that takes 0 as well.
+func ParseCountOrZero(text string) (int, error) { return parseCount(text, true) }
+
+func parseCount(text string, zeroOK bool) (int, error) {
 	s := strings.ToLower(strings.TrimSpace(text))
 	s = strings.NewReplacer(",", "", "_", "", " ", "", "\u00a0", "").Replace(s)
 	if s == "" {
@@ -59,7 +64,7 @@ func ParseCount(text string) (int, error) {
 	if n > maxEntry {
 		return 0, errors.New("that number is far too large")
 	}
-	if n <= 0 {
+	if n <= 0 && !(zeroOK && n == 0) {
 		return 0, errors.New("must be at least 1")
 	}
 	return int(n), nil

@@ -26,7 +26,7 @@ var pipelineStages = []struct {
 	{engine.StageIntake, LaneBoth, "validate_input_length, each server against its own pool"},
 	{engine.StageAdmission, LaneBoth, "the door: PrefillBootstrapQueue / DecodePreallocQueue"},
 	{engine.StagePrefillBootstrap, LanePrefill, "KV sender for the bootstrap_room"},
-	{engine.StageDecodePrealloc, LaneDecode, "reserves pages for fill_len, the prompt as decode saw it; send_metadata"},
+	{engine.StageDecodePrealloc, LaneDecode, "pop_preallocated's budget, then pages for fill_len, the prompt as decode saw it; send_metadata"},
 	{engine.StagePrefillForward, LanePrefill, "forward pass builds the KV in prefill's pool"},
 	{engine.StagePrefillTransfer, LanePrefill, "send_kv_chunk over RDMA"},
 	{engine.StageDecodeTransfer, LaneDecode, "DecodeTransferQueue polls KVPoll"},
@@ -72,6 +72,10 @@ type PipelineStage struct {
 	// Why says in words why a struck-through stage is not on the
 	// request's way ("" where the legend's words suffice).
 	Why string
+	// Budget is, on decode.prealloc, pop_preallocated's check of the
+	// request as the engine made it ("125 + 32 reserved ≤ 160 free"), or
+	// the request it waits behind ("behind r1"); "" before it ran.
+	Budget string
 }
 
 // Pipeline is the diagram's view at the selected step.
@@ -139,6 +143,7 @@ func buildPipeline(e *engine.Engine, step int) PipelineView {
 			intake[ev.Half] = true
 		case engine.StageDecodePrealloc:
 			reserved = ev.Pages
+			v.Stages[i].Budget = e.BudgetAt(ev.Step)
 		case engine.StagePrefillTransfer:
 			written = ev.Pages
 		}

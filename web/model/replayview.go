@@ -21,7 +21,7 @@ type ReplayView struct {
 	Pairs     []replay.Pair
 	PairsNote string
 	// FirstLeak describes the first leaked response, and FirstLeakLink is
-	// the query ("?v=3&…") of a run that shows it; both "" when none leaked.
+	// the query ("?v=4&…") of a run that shows it; both "" when none leaked.
 	FirstLeak, FirstLeakLink string
 	Skipped                  []string // the kept skipped lines' messages
 	SkippedMore              int      // skipped lines without a kept message

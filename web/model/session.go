@@ -132,8 +132,8 @@ func (s *Session) ImportRun(data []byte) error {
 	s.preset = ""
 	s.showConfig(f.Config)
 	s.setRun(f.Config, e, f.Ops)
-	if f.Version < 3 {
-		s.notice = migrationNotice("file", fmt.Sprintf("run file version %d", f.Version), f.Config.DecodePoolTokens, f.Version == 1)
+	if f.Migrated != "" {
+		s.notice = migrationNotice("file", fmt.Sprintf("run file version %d", f.Version), f.Config, f.Version < 3, f.Version == 1, f.Migrated)
 	}
 	s.addTenantsOf(f.Ops)
 	s.prefill(f.Ops)

@@ -95,14 +95,18 @@ func TestSendValidatesTheForm(t *testing.T) {
 func TestSendEndsEarly(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("abort-one-half"))
-	s.tenant, s.text[PromptTokens], s.end = "C", "4", "cancel:"+string(engine.StagePrefillForward)
+	require.Len(t, s.eng.Lingering(), 1, "A's decode half holds its pages until ABORT_ACK")
+	require.NoError(t, s.Settle(1, engine.OutcomeDrained))
+	require.Empty(t, s.eng.Waiting(), "the release let every waiting request through")
+	// max_new_tokens 2: decode's budget weighs the prompt and its output.
+	s.tenant, s.text[PromptTokens], s.text[MaxNew], s.end = "C", "4", "2", "cancel:"+string(engine.StagePrefillForward)
 	require.NoError(t, s.Send())
 	r, _ := s.eng.LastResponse()
 	assert.Equal(t, engine.StateCancelled, r.State)
-	assert.Len(t, s.eng.Lingering(), 2)
+	assert.Equal(t, []int{r.Request}, s.eng.Lingering(), "the router cancelled only C's decode half")
 
 	require.NoError(t, s.Settle(r.Request, engine.OutcomeTimeout))
-	assert.Len(t, s.eng.Lingering(), 1)
+	assert.Empty(t, s.eng.Lingering())
 	require.Error(t, s.Settle(r.Request, engine.OutcomeTimeout), "settled already")
 
 	s.end = EndFail
@@ -136,20 +140,21 @@ func TestTenants(t *testing.T) {
 
 func TestStepZoomAndReset(t *testing.T) {
 	s := NewSession()
-	require.NoError(t, s.SelectStep(5)) // r1's decode.prealloc
+	require.NoError(t, s.SelectStep(stepOf(t, s.eng, 1, engine.StageDecodePrealloc)))
 	p, err := s.Snapshot().Page(0)
 	require.NoError(t, err)
-	assert.Equal(t, engine.PageAllocated, p.State, "after step 5 r1 holds decode's page 0")
+	assert.Equal(t, engine.PageAllocated, p.State, "after its decode.prealloc r1 holds decode's first page")
 	assert.Error(t, s.SelectStep(-1))
 	assert.Error(t, s.SelectStep(999))
+	pages := s.cfg.PagesOf(engine.ServerDecode)
 	assert.Error(t, s.Zoom(5, 2))
-	assert.Error(t, s.Zoom(0, 9), "decode's pool has 9 pages")
-	require.NoError(t, s.Zoom(2, 8))
+	assert.Error(t, s.Zoom(0, pages), "decode's pool has %d pages", pages)
+	require.NoError(t, s.Zoom(2, pages-1))
 	s.Reset()
 	assert.Empty(t, s.ops)
 	assert.Empty(t, s.eng.Log().Copy())
 	assert.Equal(t, 0, s.zoomFirst)
-	assert.Equal(t, 8, s.zoomLast, "the grid is decode's pool")
+	assert.Equal(t, pages-1, s.zoomLast, "the grid is decode's pool")
 }
 
 func TestLoadPresetRejectsUnknown(t *testing.T) {
@@ -214,15 +219,18 @@ func TestImportVersion2RunFileShowsTheNotice(t *testing.T) {
 	assert.Equal(t, 256, s.Config().DecodePoolTokens, "the 256-token context, backed")
 	assert.Equal(t, 128, s.Config().PoolTokens, "its pool is prefill's")
 	assert.Equal(t, engine.Sorted, s.Config().Allocator, "version 2 named its allocator")
-	assert.Equal(t, "This file (run file version 2) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 256 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. Outcomes may differ from when it was made.",
+	assert.Zero(t, s.Config().ReservedDecodeTokens, "it reserved nothing for decoding")
+	_, changed := engine.MigrateV3(s.Config(), s.Ops()) // the pool it was given already decodes both
+	assert.Equal(t, "This file (run file version 2) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 256 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. "+changed+" Outcomes may differ from when it was made.",
 		s.Notice())
+	assert.Contains(t, changed, "decode's pool stays 256 tokens", "256 tokens decode A and B")
 	assert.Empty(t, s.Preset())
 	r, ok := s.LastResponse()
 	require.True(t, ok)
 	assert.Equal(t, 200, r.Tokens)
 	assert.Equal(t, 7, r.LeakedPages.Len(), "B still reads A's seven stale pages")
 
-	// Exported again, it is a version 3 file, and imports without a word.
+	// Exported again, it is a file of this version, and imports without a word.
 	again, err := json.Marshal(s.Engine().Export(s.Ops()))
 	require.NoError(t, err)
 	o := NewSession()

@@ -15,7 +15,11 @@ func (s *Session) SetNumber(f Field, text string) error {
 		return fmt.Errorf("%s is not a number field", f)
 	}
 	s.text[f.index()] = text
-	n, err := ParseCount(text)
+	parse := ParseCount
+	if f.spec().zeroOK {
+		parse = ParseCountOrZero
+	}
+	n, err := parse(text)
 	if f == PromptTokens {
 		s.errs[f.index()] = ""
 		if err != nil {

@@ -94,6 +94,7 @@ func (s *Session) RestoreTabRun(data []byte) error {
 		return fmt.Errorf("the run kept in this tab is %s bytes; at most %s are read", engine.Thousands(int64(len(data))), engine.Thousands(engine.MaxRunFileBytes))
 	}
 	var st LinkState
+	st.Config.ReservedDecodeTokens = -1 // still -1 after reading: kept before link version 4
 	if err := jsonlite.Unmarshal(data, &st); err != nil {
 		return fmt.Errorf("the run kept in this tab cannot be read: %v", err)
 	}
@@ -103,8 +104,11 @@ func (s *Session) RestoreTabRun(data []byte) error {
 	if _, ok := engine.PresetBySlug(st.Preset); !ok {
 		st.Preset = ""
 	}
-	if st.Config.DecodePoolTokens == 0 { // kept at link version 2, with one pool
-		st.givePoolToDecode("run kept in this tab", "link version 2", false)
+	switch {
+	case st.Config.DecodePoolTokens == 0: // kept at link version 2, with one pool
+		st.upgrade("run kept in this tab", "link version 2", true, false)
+	case st.Config.ReservedDecodeTokens == -1:
+		st.upgrade("run kept in this tab", "link version 3", false, false)
 	}
 	st.Tab = false
 	return s.ApplyLink(st)

@@ -25,15 +25,15 @@ func TestAddressQueryOfALongRunNamesTheTab(t *testing.T) {
 
 	s := longSession(t)
 	s.SetView(View{Compare: true})
-	assert.Equal(t, "v=3&tab=1&compare=1", s.AddressQuery())
+	assert.Equal(t, "v=4&tab=1&compare=1", s.AddressQuery())
 	st, err := DecodeLink(s.AddressQuery())
 	require.NoError(t, err)
 	assert.True(t, st.Tab)
 	assert.True(t, st.View.Compare)
 
-	_, err = DecodeLink("v=3&tab=1&pool=8")
+	_, err = DecodeLink("v=4&tab=1&pool=8")
 	assert.ErrorContains(t, err, "takes no other run parameters")
-	_, err = DecodeLink("v=3&tab=yes")
+	_, err = DecodeLink("v=4&tab=yes")
 	assert.ErrorContains(t, err, "must be 1")
 }
 

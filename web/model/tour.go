@@ -70,7 +70,7 @@ var tourScript = []struct {
 		return "B gets HTTP 200 and a body made of A's secret. Nothing failed that a status check would see."
 	}, 2, engine.StageResponse, SpotResponse},
 	{"The fix — and the controls are yours", func(d demoFacts) string {
-		return "Cloudflare's patch, as the article tells it, retires a pending rejection at the door: flip the door and the same request gets its 400 with nothing allocated. SGLang's merged fix (#38935) is per server: decode, which admitted B, still reserves its pages, waits for KV that never comes and answers 500. Or raise prefill's pool until B's prompt fits it: the window between the servers closes. Then close the tour and try your own."
+		return "Cloudflare's patch, as the article tells it, retires a pending rejection at the door: flip the door and the same request gets its 400 with nothing allocated. SGLang as merged (#36988 with #38935) is per server: decode, which admitted B, still reserves its pages, waits for KV that never comes and answers 500 — which status B sees depends on the router (SGLang's mini_lb returns decode's). Or raise prefill's pool until B's prompt fits it: B's prompt leaves the window between the servers. Then close the tour and try your own."
 	}, 2, engine.StageRelease, SpotVerdict},
 }
 

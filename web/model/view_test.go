@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,11 +71,12 @@ func TestTourCardsFollowTheDemo(t *testing.T) {
 	assert.Equal(t, engine.ServerDecode, at(8).Pool)
 	assert.Equal(t, engine.ServerDecode, at(1).Pool, "send_kv_chunk writes into decode's pool")
 
-	assert.Contains(t, cards[2].Text, "Tenant B sends 125 tokens: under the 256-token context")
-	assert.Contains(t, cards[2].Text, "Prefill's max_req_input_len is 122")
-	assert.Contains(t, cards[2].Text, "Decode's pool is larger (138): it admits the prompt as it is.")
-	assert.Contains(t, cards[4].Text, "Decode reserved 8 pages for the 125 tokens it admitted and set kv_committed_len to 125.")
-	assert.Contains(t, cards[5].Text, "decode attends over 125 positions — 1 of B's, 119 of A's stale KV, 5 never written.")
+	c, b := p.Config, e.Responses()[1]
+	assert.Contains(t, cards[2].Text, fmt.Sprintf("Tenant B sends %d tokens: under the %d-token context", engine.DemoPromptB, c.ContextTokens))
+	assert.Contains(t, cards[2].Text, fmt.Sprintf("Prefill's max_req_input_len is %d", c.LimitsOf(engine.ServerPrefill).MaxReqInputLen()))
+	assert.Contains(t, cards[2].Text, fmt.Sprintf("Decode's pool is larger (%d): it admits the prompt as it is.", c.LimitsOf(engine.ServerDecode).MaxReqInputLen()))
+	assert.Contains(t, cards[4].Text, fmt.Sprintf("Decode reserved %d pages for the %d tokens it admitted and set kv_committed_len to %d.", c.ReservedPages(engine.DemoPromptB), engine.DemoPromptB, engine.DemoPromptB))
+	assert.Contains(t, cards[5].Text, fmt.Sprintf("decode attends over %d positions — %d of B's, %d of A's stale KV, %d never written.", b.Committed, b.OwnTokens, b.ForeignTokens, b.EmptyTokens))
 	assert.Contains(t, cards[0].Text, "Tenant A sends a 120-token prompt")
 	assert.True(t, cards[7].Fix)
 }
@@ -82,14 +84,20 @@ func TestTourCardsFollowTheDemo(t *testing.T) {
 func TestTourMovesTheDemoRunAndComesBackToIt(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.LoadPreset("glm-launch"))
+	glm := s.cfg
 	require.NoError(t, s.TourTo(4))
 	assert.Equal(t, "demo", s.Preset(), "the tour runs on the demo")
-	assert.Equal(t, 15, s.Step())
+	card := TourCards()[3]
+	assert.Equal(t, card.Step, s.Step())
 	assert.Equal(t, engine.StageAdmission, s.Pipeline().Stage)
 	v := s.Tour()
-	assert.Equal(t, TourView{Open: true, N: 4, Of: 8, Card: TourCards()[3], Step: 15, Steps: 24,
-		Reset: "The tour runs on the article's demo, so it put the demo back: context length (tokens) 1,048,576 → 256; prefill KV pool (tokens) 681,280 → 128; " +
-			"decode KV pool (tokens) 1,048,576 → 144; page size (tokens) 1 → 16; your 4 requests → the demo's 2."}, v)
+	demo := engine.DemoConfig()
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	assert.Equal(t, TourView{Open: true, N: 4, Of: 8, Card: card, Step: card.Step, Steps: s.eng.Log().Len(),
+		Reset: "The tour runs on the article's demo, so it put the demo back: context length (tokens) " + th(glm.ContextTokens) + " → " + th(demo.ContextTokens) +
+			"; prefill KV pool (tokens) " + th(glm.PoolTokens) + " → " + th(demo.PoolTokens) +
+			"; decode KV pool (tokens) " + th(glm.DecodePoolTokens) + " → " + th(demo.DecodePoolTokens) + "; page size (tokens) " + th(glm.PageTokens) + " → " + th(demo.PageTokens) +
+			"; decode's reserved tokens " + th(glm.ReservedDecodeTokens) + " → " + th(demo.ReservedDecodeTokens) + "; your 4 requests → the demo's 2."}, v)
 
 	require.NoError(t, s.TourTo(8))
 	assert.Empty(t, s.Tour().Reset, "a card that undid nothing says nothing")
@@ -124,10 +132,11 @@ func TestFitLastPromptRaisesThePoolJustEnough(t *testing.T) {
 	require.True(t, s.Config().Window().Open())
 	require.NoError(t, s.FitLastPrompt())
 	assert.Equal(t, 144, s.Config().PoolTokens, "125 tokens need max_req_input_len 126: a prefill pool of 132 tokens, 9 pages of 16")
-	assert.Equal(t, 144, s.Config().DecodePoolTokens, "decode's pool is left alone")
+	assert.Equal(t, engine.DemoConfig().DecodePoolTokens, s.Config().DecodePoolTokens, "decode's pool is left alone")
+	assert.Equal(t, engine.DemoConfig().ReservedDecodeTokens, s.Config().ReservedDecodeTokens, "and its reserve")
 	assert.Equal(t, "200", s.Response().Status)
 	assert.Equal(t, "ok", s.Response().Tone, "B reads its own pages")
-	assert.False(t, s.Config().Window().Open(), "prefill now admits whatever decode admits")
+	assert.False(t, s.Config().Window().Contains(engine.DemoPromptB), "prefill now admits B's prompt")
 	require.NoError(t, s.FitLastPrompt(), "it fits already: nothing to do")
 	assert.Equal(t, 144, s.Config().PoolTokens)
 }

@@ -17,7 +17,11 @@ type ResponseView struct {
 	Announce string // the sentence the status region reads out
 	Tone     string // leak, wrong, ok or refused: how the verdict is marked
 	Reason   string // the error body of a non-200
-	Body     []SegmentView
+	// Router says whose status the client sees, where the servers answer
+	// differently: under SGLang's per-server door prefill retired the
+	// request with its 400 while decode answers its own 500.
+	Router string
+	Body   []SegmentView
 	// Transcript is the response as the article's demo script printed it.
 	Transcript []string
 }
@@ -41,9 +45,15 @@ func (s *Session) Response() ResponseView {
 		Who:        fmt.Sprintf(" to tenant %s (request r%d, %s tokens)", r.Tenant, r.Request, engine.Thousands(int64(r.Tokens))),
 		Transcript: r.Transcript(),
 	}
+	if s.cfg.Mode == engine.Upstream && r.PrefillRejected && !r.DecodeRejected && r.State != engine.StateWaiting {
+		v.Router = routerWords
+	}
 	switch r.State {
 	case engine.StateWaiting:
 		v.Status, v.Who = "…", fmt.Sprintf(" for tenant %s (request r%d waits for pages)", r.Tenant, r.Request)
+		if r.Wait != "" { // pop_preallocated's budget, or the request ahead
+			v.Who = fmt.Sprintf(" for tenant %s (request r%d waits in DecodePreallocQueue: %s)", r.Tenant, r.Request, r.Wait)
+		}
 	case engine.StateCancelled:
 		v.Status, v.Who = "—", fmt.Sprintf(" for tenant %s (request r%d: the client went away)", r.Tenant, r.Request)
 	}

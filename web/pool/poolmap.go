@@ -61,7 +61,7 @@ func (c *poolMap) Render() app.UI {
 	for _, r := range v.Leaked {
 		leaked = append(leaked, app.Li().Body(app.Button().Type("button").Class("link").
 			DataSet("first", r.First).DataSet("last", r.First+r.Count-1).
-			Text(fmt.Sprintf("pages %s–%s", engine.Thousands(int64(r.First)), engine.Thousands(int64(r.First+r.Count-1)))).
+			Text(fmt.Sprintf("pages %s–%s", engine.Thousands(int64(engine.PageID(r.First))), engine.Thousands(int64(engine.PageID(r.First+r.Count-1))))).
 			OnClick(widget.Safe(c.onLeakedClick))))
 	}
 	label := fmt.Sprintf("Map of all %s pages, %s per pixel: tenant colours for allocated pages, a checkerboard for stale ones, the leak colour ringed for the %s leaked.",

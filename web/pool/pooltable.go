@@ -23,7 +23,7 @@ func poolTable(g model.GridView) app.UI {
 				state = "⚠ LEAKED"
 			}
 			return app.Tr().DataSet("page", c.Page).DataSet("owner", c.Owner).DataSet("state", string(c.State)).Body(
-				app.Th().Scope("row").Text(c.Page), app.Td().Text(state), app.Td().Text(widget.OrDefault(c.Owner, "—")), app.Td().Text(c.Label),
+				app.Th().Scope("row").Text(c.ID), app.Td().Text(state), app.Td().Text(widget.OrDefault(c.Owner, "—")), app.Td().Text(c.Label),
 			)
 		})),
 	)

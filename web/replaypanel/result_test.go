@@ -43,6 +43,6 @@ func TestResultMarkupIsTextFromTheLog(t *testing.T) {
 	assert.Contains(t, text.String(), "<b>A</b> → B: 1, 7, 119")
 	assert.Contains(t, text.String(), "line 3: prompt_tokens")
 	assert.Contains(t, text.String(), "Replayed in this page in 0.25 s.")
-	assert.Contains(t, html, `<a id="replay-first-link" href="/kvleak/?v=3&amp;`)
+	assert.Contains(t, html, `<a id="replay-first-link" href="/kvleak/?v=4&amp;`)
 	assert.Contains(t, html, `<td class="leak-cell"><span aria-hidden="true">⚠ </span>1</td><td>0</td>`)
 }

@@ -36,6 +36,7 @@ func (c *pipelineStage) Render() app.UI {
 		// role's identifiers between their parts, not mid-word.
 		app.Code().Class("stage-name").Body(breakable(string(st.Stage))...),
 		app.Span().Class("stage-role").Body(breakable(st.Role)...),
+		app.If(st.Budget != "", func() app.UI { return app.Span().Class("stage-budget").Text(st.Budget) }),
 		app.If(st.Why != "", func() app.UI { return app.Span().Class("stage-why").Text(st.Why) }),
 		app.Span().Class("visually-hidden").Text(" ("+stageWords[st.State]+")"),
 	)

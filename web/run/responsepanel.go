@@ -36,6 +36,7 @@ func (c *responsePanel) Render() app.UI {
 			app.If(r.Sent, func() app.UI { return app.Span().Class("status-who").Text(r.Who) }),
 		),
 		VerdictLine(r),
+		app.If(r.Router != "", func() app.UI { return app.P().ID("router-note").Class("hint").Text(r.Router) }),
 		app.Div().ID("announce").Class("visually-hidden").Role("status").Aria("live", "polite").Text(r.Announce),
 		app.If(r.Reason != "", func() app.UI {
 			return app.P().Class("reason").Body(app.Text("Error body: "), app.Code().Text(r.Reason))

@@ -7,8 +7,8 @@ import (
 	"kvleak/web/widget"
 )
 
-// timelineView is the incident's dates from the article, each linked to the
-// preset that shows that moment.
+// timelineView is the incident's dates from the article and SGLang's
+// tracker, each linked to the preset that shows that moment, if one does.
 type timelineView struct {
 	app.Compo
 
@@ -26,7 +26,7 @@ func (c *timelineView) Render() app.UI {
 			p := c.IPoints[i]
 			return app.Li().DataSet("preset", p.Preset).Body(
 				app.Strong().Text(p.When), app.Text(" "), app.Text(p.What), app.Text(" "),
-				app.A().Href(p.Href).Text("Show it: "+p.PresetName),
+				app.If(p.Href != "", func() app.UI { return app.A().Href(p.Href).Text("Show it: " + p.PresetName) }),
 				app.If(p.Source != "", func() app.UI {
 					return app.Span().Body(app.Text(" · "), app.A().Href(p.Source).Target("_blank").Rel("noopener").Text(p.SourceName+" (opens a new tab)"))
 				}),

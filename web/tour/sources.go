@@ -22,6 +22,7 @@ func (c *sources) Render() app.UI {
 			app.Text("Sources: "),
 			newTabLink(model.IssueURL, "SGLang issue #30233"), app.Text(", decode attending over KV that prefill never wrote; "),
 			newTabLink(model.FixURL, "SGLang pull request #38704"), app.Text(", the fix as the article names it (open in SGLang's tracker); "),
+			newTabLink(model.RetireURL, "SGLang pull request #36988"), app.Text(", merged on 29 August 2026, which retires an aborted prefill result; "),
 			newTabLink(model.UpstreamFixURL, "SGLang pull request #38935"), app.Text(", the per-server door fix SGLang merged on 15 September 2026; "),
 			app.Text("Cloudflare's postmortem of 26 October 2026, “Cross-request KV cache exposure in the GLM-5.3 Workers AI model, and our remediation with SGLang”."),
 		),
