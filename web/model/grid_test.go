@@ -255,8 +255,20 @@ func TestPoolNoteSaysWhoseKVNotWhether(t *testing.T) {
 	b := s.ops[1].Send.PromptTokens
 	assert.Contains(t, s.PoolNote(), heldWords(s.cfg.PagesOf(engine.ServerDecode), s.cfg.ReservedPages(engine.DemoPromptA)+s.cfg.ReservedPages(b)), "B's placeholder in a page of its own")
 	require.NoError(t, s.LoadPreset("late-write"))
-	assert.Contains(t, s.PoolNote(), heldWords(s.cfg.PagesOf(engine.ServerDecode), s.cfg.PagesOf(engine.ServerDecode)))
-	assert.Contains(t, s.PoolNote(), "a warm pool")
+	// A's and B's 8 pages each; C takes A's back: 4 of the 20 never written.
+	assert.Contains(t, s.PoolNote(), heldWords(s.cfg.PagesOf(engine.ServerDecode), 2*s.cfg.ReservedPages(8)))
+	assert.Contains(t, s.PoolNote(), "the policy's choice")
+
+	// Two requests that write every page of a 16-page pool leave it warm.
+	e, err := engine.New(engine.Config{ContextTokens: 32, PoolTokens: 16, DecodePoolTokens: 16, PageTokens: 1,
+		Mode: engine.Vulnerable, Cancel: engine.CancelBoth, KVBytesPerToken: 1})
+	require.NoError(t, err)
+	for _, tenant := range []string{"A", "B"} {
+		_, err := e.Send(engine.Request{Tenant: tenant, PromptTokens: 8, MaxNewTokens: 1})
+		require.NoError(t, err)
+	}
+	assert.Contains(t, poolNote(engine.Sorted, e.Snapshot()), "Of 16 pages, 0 hold no KV")
+	assert.Contains(t, poolNote(engine.Sorted, e.Snapshot()), "a warm pool")
 }
 
 // At launch scale the map holds every page of decode's pool; the leaked
