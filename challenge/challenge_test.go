@@ -35,7 +35,9 @@ func prefillLimit(c engine.Config) int { return c.LimitsOf(engine.ServerPrefill)
 
 // sendAt is a play that sends tenant a prompt of n(c) tokens after the start.
 func sendAt(tenant string, n func(t *testing.T, c engine.Config) int) func(*testing.T, engine.Config, []engine.Op) []engine.Op {
-	return func(t *testing.T, c engine.Config, _ []engine.Op) []engine.Op { return []engine.Op{send(tenant, n(t, c))} }
+	return func(t *testing.T, c engine.Config, _ []engine.Op) []engine.Op {
+		return []engine.Op{send(tenant, n(t, c))}
+	}
 }
 
 func firstPlus(d int) func(*testing.T, engine.Config) int {
@@ -44,7 +46,9 @@ func firstPlus(d int) func(*testing.T, engine.Config) int {
 
 // writerCheckRun is challenge 8's known solution's settings: a page as
 // large as prefill's pool, decode's pool two such pages.
-func writerCheckRun(c *engine.Config) { c.PageTokens, c.DecodePoolTokens = c.PoolTokens, 2*c.PoolTokens }
+func writerCheckRun(c *engine.Config) {
+	c.PageTokens, c.DecodePoolTokens = c.PoolTokens, 2*c.PoolTokens
+}
 
 // plays are, for each challenge, a known solution first, then near misses.
 var plays = map[int][]play{
