@@ -67,6 +67,20 @@ func (c Challenge) Start() (engine.Config, []engine.Op, error) {
 	return p.Config, p.Ops[:c.Ops], nil
 }
 
+// Rules says which settings the challenge holds and which are the reader's.
+func (c Challenge) Rules() string {
+	if len(c.Free) == 0 {
+		return "Play with the starting settings: a run that changes them does not count."
+	}
+	var free []string
+	for _, s := range settings {
+		if contains(c.Free, s.key) {
+			free = append(free, s.name)
+		}
+	}
+	return "You may change " + join(free) + "; the other settings stay as they start."
+}
+
 // Verdict is what Check found.
 type Verdict struct {
 	// Met: the run (and the answer) meet the goal; Solved: within the

@@ -105,7 +105,7 @@ var ladder = []Challenge{
 	},
 	{
 		Title:  "The writer check: what it catches and what it does not",
-		Goal:   "Decode checks each page's last writer before it attends. In one run, get a read it stops (HTTP 500) and a leak it lets through (HTTP 200 with another tenant's KV). The pools, the page size, the context, the allocator and the cancel policy are yours to change.",
+		Goal:   "Decode checks each page's last writer before it attends. In one run, get a read it stops (HTTP 500) and a leak it lets through (HTTP 200 with another tenant's KV).",
 		Preset: "writer-check", Ops: 1,
 		Free: []string{"ctx", "pool", "dpool", "page", "alloc", "cancel"},
 		Hints: []string{
