@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/challenge"
 	"kvleak/web/dom"
 	"kvleak/web/model"
 )
@@ -11,6 +12,15 @@ import (
 // callbacks, and the progress kept in the browser's localStorage, read once
 // the wasm runs and written when a run is a try or a solve. Nothing of it
 // leaves the page.
+
+// ladder is the list of challenges, folded under the bench's settings: a
+// way in that costs the page a line (the page folds to three screens).
+func (p *playground) ladder(v pageViews) app.UI {
+	return app.Details().ID("ctf").Class("panel section ladder").Aria("labelledby", "ctf-h").Body(
+		app.Summary().Body(app.H2().ID("ctf-h").Text("Capture the flag")),
+		challenge.NewList().Challenges(v.challenges).OnOpen(p.onChallengeOpen),
+	)
+}
 
 func (p *playground) onChallengeOpen(ctx app.Context, n int) {
 	p.apply(ctx, func(s *model.Session) error { return s.ChallengeTo(n) })

@@ -141,6 +141,7 @@ func (p *playground) Render() app.UI {
 					run.NewRequestForm().Form(v.request).
 						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
 					run.NewSendResult().Response(v.response),
+					p.ladder(v),
 				),
 			),
 			p.sections(v),

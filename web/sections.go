@@ -7,7 +7,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/web/challenge"
 	"kvleak/web/deploy"
 	"kvleak/web/experiments"
 	"kvleak/web/model"
@@ -25,6 +24,7 @@ import (
 var jumps = []struct{ id, label string }{
 	{"bench", "The run"},
 	{"settings", "Engine settings"},
+	{"ctf", "Capture the flag"}, // under the settings (ladder.go)
 	{"door-section", "Door checklist"},
 	{"gateway-section", "Gateway"},
 	{"launch", "Launch tests"},
@@ -33,7 +33,6 @@ var jumps = []struct{ id, label string }{
 	{"log-panel", "Event log"},
 	{"deploy", "Deploy check"},
 	{"replay", "Replay a log"},
-	{"ctf", "Capture the flag"},
 	{"export-trace", "Trace export"}, // in the share section, beside Export JSON
 	{"share", "Share and embed"},
 	{"timeline", "Timeline"},
@@ -68,7 +67,6 @@ func (p *playground) sections(v pageViews) app.UI {
 		run.NewEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
 		deploy.NewDeployPanel(),
 		replaypanel.New().Config(p.s.Config()).Embed(v.view.Embed),
-		widget.Section("ctf", "", "ctf-h", "Capture the flag", challenge.NewList().Challenges(v.challenges).OnOpen(p.onChallengeOpen)),
 		share.NewSharePanel().Links(v.links).OnExport(p.exportRun).OnExportTrace(p.exportTrace).OnImport(p.onImport),
 		tour.NewTimelineView().Points(model.IncidentTimeline()),
 	)
