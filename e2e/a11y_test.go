@@ -93,6 +93,9 @@ func TestAccessibility(t *testing.T) {
 			b.Do(chromedp.Click(chromedp.ID("copy-link")), chromedp.Click(chromedp.ID("embed")))
 			waitFor(b, "the link and the snippet", `!!(document.getElementById("share-url") && document.getElementById("embed-snippet"))`)
 		}},
+		{name: "challenge panel, solved by the demo", query: demoQuery + "&challenge=1", prepare: func(b *browser) {
+			waitFor(b, "the challenge solved", jsExists(`#challenge[data-solved="true"]`))
+		}},
 		{name: "banner", query: "v=9&preset=demo", prepare: func(b *browser) {
 			waitFor(b, "the banner", `!!document.getElementById("banner")`)
 		}},

@@ -64,7 +64,7 @@ func TestDesktopPageFoldsToThreeScreens(t *testing.T) {
 func TestEverySectionIsReachableFromTheTop(t *testing.T) {
 	b := openBench(t)
 	want := []string{"bench", "settings", "door-section", "gateway-section", "launch", "metrics-panel", "prometheus-panel",
-		"log-panel", "deploy", "export-trace", "share", "timeline"}
+		"log-panel", "deploy", "ctf", "export-trace", "share", "timeline"}
 	links := evalJS[[]string](b, `[...document.querySelectorAll("#jump a")].map(a => a.getAttribute("href").slice(1))`)
 	assert.Subset(t, links, want, "a link to each part")
 	url := evalJS[string](b, `location.href`)

@@ -33,6 +33,7 @@ func (p *playground) applyChange(ctx app.Context, change func(*model.Session) er
 	widget.TestPanic("apply")
 	err := change(p.s)
 	p.urlDue = true
+	p.scoreChallenge()
 	return err
 }
 

@@ -15,6 +15,7 @@
 //	experiments/  the launch tests, the lingering requests, the metrics, Prometheus' text
 //	deploy/       the check of a real deployment
 //	replaypanel/  a request log replayed through both doors: how many responses leaked
+//	challenge/    capture the flag: the open challenge beside the form, the ladder under the settings
 //	widget/       what the rooms share: fields, safe handlers, the render counter
 //
 // A room's components are made by exported constructors (run.NewStepper()),

@@ -37,6 +37,15 @@ func (p *playground) OnNav(ctx app.Context) {
 			p.banner = err.Error()
 		}
 	}
+	// ?challenge=N alone (or with a run that cannot be opened) opens the
+	// challenge on its start; with a run, on that run, which it judges
+	// however it was made.
+	if n := p.s.View().Challenge; n > 0 && err != nil {
+		if err := p.s.ChallengeTo(n); err != nil {
+			p.banner = err.Error()
+		}
+	}
+	p.scoreChallenge()
 	dom.ForceTheme(p.s.View().Theme)
 	if p.s.View().Embed && !p.embedWired {
 		p.embedWired = true

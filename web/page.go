@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/web/challenge"
 	"kvleak/web/dom"
 	"kvleak/web/experiments"
 	"kvleak/web/model"
@@ -29,6 +30,8 @@ type playground struct {
 	late   lateState // the panels that follow a change after its paint
 	// keptInTab: the run, too long for a link, is in the tab's storage.
 	keptInTab bool
+	// progressRead: the ladder's progress was read from the browser (ladder.go).
+	progressRead bool
 	// dragged: the last change came from the timeline's slider (onScrub),
 	// which a drag moves once a frame: there the pipeline's marker moves
 	// without its arriving halo, whose animation is a layer of its own, and
@@ -70,6 +73,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.startFollowing()
 	p.ready = true
 	p.narrow = dom.ViewportWidth() < narrowWidth
+	p.loadProgress()
 }
 
 func (p *playground) OnDismount() {
@@ -131,11 +135,13 @@ func (p *playground) Render() app.UI {
 					slot("tour-slot", v.tour.Open, func() app.UI {
 						return tour.NewTour().Tour(v.tour).OnTo(p.onTourTo).OnClose(p.onTourClose).OnFix(p.onTourFix).OnStep(p.onSelectStep)
 					}),
+					p.challengeSlot(v),
 					settings.NewSettingsForm().Presets(v.presets).Settings(benchSettings(v.settings)).View(v.view).Notice(v.notice).
 						OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
 					run.NewRequestForm().Form(v.request).
 						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
 					run.NewSendResult().Response(v.response),
+					p.ladder(v),
 				),
 			),
 			p.sections(v),
@@ -155,6 +161,14 @@ func (p *playground) alerts() app.UI {
 				return newLinkBanner().Message(p.banner).OnDismiss(p.onDismissBanner)
 			}),
 		)
+	})
+}
+
+// challengeSlot holds the open challenge's panel, beside the request form.
+func (p *playground) challengeSlot(v pageViews) app.UI {
+	return slot("challenge-slot", v.challenge.Open, func() app.UI {
+		return challenge.NewPanel().Challenge(v.challenge).OnOpen(p.onChallengeOpen).OnAnswer(p.onChallengeAnswer).
+			OnRestart(p.onChallengeRestart).OnClose(p.onChallengeClose)
 	})
 }
 

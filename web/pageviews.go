@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"kvleak/engine"
 	"kvleak/web/model"
@@ -34,6 +35,8 @@ type pageViews struct {
 	pipeline   model.PipelineView
 	marks      []model.PlacedMark
 	tour       model.TourView
+	challenge  model.ChallengeView
+	challenges model.ChallengeList
 	mode       string // the admission door
 	lingering  []model.Lingering
 	metrics    model.MetricsView
@@ -78,6 +81,10 @@ func (p *playground) views(late bool) (v pageViews) {
 	v.pipeline = s.Pipeline()
 	v.marks = s.ScrubMarks()
 	v.tour = s.Tour()
+	v.challenge, v.challenges = s.Challenge(), s.Challenges()
+	if a := v.challenge.Announce; a != "" { // the page's status region says it was solved
+		v.response.Announce = strings.TrimSpace(v.response.Announce + " " + a)
+	}
 	v.mode = string(s.Config().Mode)
 	v.lingering = s.Lingering()
 	if late {
@@ -95,7 +102,7 @@ func (p *playground) lateViews() (l lateViews) {
 	// Send's allocations). The embed's caption then opens the playground.
 	if l.links.Linkable {
 		l.fullQuery = s.Query(model.View{Compare: s.View().Compare})
-		l.links.Query, l.links.EmbedQuery = l.fullQuery, s.Query(model.View{Embed: true})
+		l.links.Query, l.links.EmbedQuery = l.fullQuery, s.Query(model.View{Embed: true, Challenge: s.View().Challenge})
 	}
 	l.metrics = s.Metrics()
 	l.events, l.selected = s.Engine().Log(), s.Step()

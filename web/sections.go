@@ -24,6 +24,7 @@ import (
 var jumps = []struct{ id, label string }{
 	{"bench", "The run"},
 	{"settings", "Engine settings"},
+	{"ctf", "Capture the flag"}, // under the settings (ladder.go)
 	{"door-section", "Door checklist"},
 	{"gateway-section", "Gateway"},
 	{"launch", "Launch tests"},

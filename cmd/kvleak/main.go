@@ -24,6 +24,12 @@
 // through the vulnerable and the fixed door and prints how many responses
 // carried another tenant's KV, whose and to whom: exit 0 when none did, 1
 // when some did, 2 on unusable input.
+//
+//	go run ./cmd/kvleak challenge N (-link 'URL or query' | -file RUN.json) [-answer can|cannot]
+//
+// checks a run against challenge N of the capture-the-flag ladder (package
+// challenge): exit 0 when it solves it, 1 when not, 2 on bad input; -h
+// lists the ladder.
 package main
 
 import (
@@ -33,7 +39,7 @@ import (
 	"strings"
 )
 
-const usage = "usage: kvleak demo | kvleak check -prefill FILE -decode FILE | kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] | kvleak replay [flags] FILE"
+const usage = "usage: kvleak demo | kvleak check -prefill FILE -decode FILE | kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] | kvleak replay [flags] FILE | kvleak challenge N -link 'URL or query'"
 
 // Exit statuses.
 const (
@@ -62,6 +68,8 @@ func runIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return check(args[1:], stdout, stderr)
 		case "replay":
 			return replayLog(args[1:], stdin, stdout, stderr)
+		case "challenge":
+			return gradeChallenge(args[1:], stdout, stderr)
 		case "trace":
 			if err := runTrace(args[1:], stdout); err != nil {
 				return fail(stderr, err.Error())

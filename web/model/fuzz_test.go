@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kvleak/challenge"
 	"kvleak/engine"
 	"kvleak/internal/jsonlite"
 )
@@ -32,16 +33,18 @@ func FuzzSession(f *testing.F) {
 		{actPreset, glm, actSend, 0, actStep, 0}, // GLM at launch, at real scale
 		{actNumber, 1, 10, actSend, 0},           // a prefill pool of 1Mi
 		{actNumber, 2, 10, actSend, 0},           // a decode pool of 1Mi
-		{actNumber, 2, 26, actSend, 0, actNumber, 1, 9},                  // decode's pool below prefill's, then prefill's at launch size
-		{actPreset, symmetric, actSend, 0, actStep, 3},                   // both servers reject B
-		{actChoice, 0, 1, actSend, 0, actLink},                           // the fixed door, then the link
-		{actEnd, 3, actSend, 0, actSettle, 3, 1},                         // cancel mid-flight, settle it
-		{actImport, 0, actImport, 1, actZoom, 2},                         // a good file, a bad one
-		{actImport, byte(len(engine.Presets())), 0},                      // a file of version 2, made with one pool
-		{actLink, 27, actStep, 0, actLink, 28, actLink, 29, actLink, 30}, // links of versions 1 to 3
-		{actPreset, 5, actNumber, 0, 200, 'x', 1},                        // a text from the input
-		{actTour, 3, actChoice, 0, 1, actTour, 9, actFit, actTour, 5},    // the tour, its fixes, closed
-		{actView, 0xff, 40, actPreset, glm, actView, 0x8a},               // views, a scrub at real scale
+		{actNumber, 2, 26, actSend, 0, actNumber, 1, 9},                                                     // decode's pool below prefill's, then prefill's at launch size
+		{actPreset, symmetric, actSend, 0, actStep, 3},                                                      // both servers reject B
+		{actChoice, 0, 1, actSend, 0, actLink},                                                              // the fixed door, then the link
+		{actEnd, 3, actSend, 0, actSettle, 3, 1},                                                            // cancel mid-flight, settle it
+		{actImport, 0, actImport, 1, actZoom, 2},                                                            // a good file, a bad one
+		{actImport, byte(len(engine.Presets())), 0},                                                         // a file of version 2, made with one pool
+		{actLink, 27, actStep, 0, actLink, 28, actLink, 29, actLink, 30},                                    // links of versions 1 to 3
+		{actPreset, 5, actNumber, 0, 200, 'x', 1},                                                           // a text from the input
+		{actTour, 3, actChoice, 0, 1, actTour, 9, actFit, actTour, 5},                                       // the tour, its fixes, closed
+		{actView, 0xff, 40, actPreset, glm, actView, 0x8a},                                                  // views, a scrub at real scale
+		{actChallenge, 4, actTenant, 1, 19, actNumber, 4, 26, actSend, 0, actChallenge, 3, actChallenge, 1}, // challenge 1, tried and scored
+		{actChallenge, 24, actSend, 0, actChallenge, 2 + 4*2, actChallenge, 3, actChallenge, 0},             // challenge 6, answered
 	} {
 		f.Add(seed)
 	}
@@ -87,6 +90,7 @@ const (
 	actTour
 	actView
 	actFit
+	actChallenge
 	actCount
 )
 
@@ -220,6 +224,21 @@ func (v *visitor) act(t *testing.T, s *Session) {
 		}
 	case actFit:
 		_ = s.FitLastPrompt()
+	case actChallenge:
+		switch n := v.next(); n % 4 {
+		case 0:
+			_ = s.ChallengeTo(n / 4 % (len(challenge.Ladder()) + 2))
+		case 1:
+			s.CloseChallenge()
+		case 2:
+			_ = s.AnswerChallenge([]string{"", "can", "cannot", "maybe"}[n/4%4])
+		default:
+			if s.ScoreChallenge() {
+				p, err := ParseProgress(s.Progress().Encode())
+				require.NoError(t, err)
+				require.Equal(t, s.Progress().Encode(), p.Encode(), "the progress kept reads back the same")
+			}
+		}
 	}
 }
 
@@ -293,6 +312,13 @@ func checkSession(t *testing.T, s *Session) {
 	require.Equal(t, string(want), string(tab), "the run kept in the tab, its operations encoded as they came, is encoding/json's")
 	_ = s.PoolPanel(MaxGridCellsNarrow)
 	_ = s.Tour()
+	cv, list := s.Challenge(), s.Challenges()
+	require.Equal(t, s.View().Challenge > 0, cv.Open)
+	require.Equal(t, list.Solved, s.Progress().SolvedCount())
+	if c, err := challenge.Get(cv.N); cv.Open && err == nil {
+		require.Equal(t, c.Check(s.eng, s.chal.answer), s.challengeVerdict(c), "the kept verdict is the one found afresh")
+		require.True(t, !cv.RunSolves || cv.Solved)
+	}
 	_ = s.Request()
 	require.Equal(t, s.settingsAfresh(), s.Settings(), "the settings' views are the ones built afresh")
 	require.Equal(t, s.presetsAfresh(), s.Presets(), "the scenario picker's view is the one built afresh")

@@ -35,6 +35,7 @@ type Session struct {
 	memo    memo
 	// tourReset says what the tour's last move undid of the reader's run.
 	tourReset string
+	chal      challengeState // the ladder (challenge.go)
 }
 
 // NewSession opens on the article's demo.

@@ -149,7 +149,7 @@ func (s *Session) TourTo(n int) error {
 		}
 		reset = undone(cfg, ops, s.cfg, s.ops)
 	}
-	s.view.Tour, s.tourReset = n, reset
+	s.view.Tour, s.view.Challenge, s.tourReset = n, 0, reset // the tour's demo is no challenge's run
 	return s.SelectStep(cards[n-1].Step)
 }
 

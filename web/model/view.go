@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"kvleak/challenge"
 )
 
 // View is how a run is shown, as opposed to which run it is: its keys
@@ -16,15 +18,17 @@ type View struct {
 	Panel    string // an embed of one panel only (Panels), "" for all
 	Theme    string // a forced colour scheme (Themes), "" for the reader's
 	Tour     int    // the guided tour's card (1…len(TourCards())), 0 when closed
+	// Challenge is the open challenge of the ladder (1…), 0 when none.
+	Challenge int
 }
 
 // Panels are the single panels an embed can show.
-var Panels = []string{"pipeline", "pool", "compare", "transcript"}
+var Panels = []string{"pipeline", "pool", "compare", "transcript", "challenge"}
 
 // Themes are the colour schemes a link can force.
 var Themes = []string{"light", "dark"}
 
-var viewKeys = []string{"compare", "embed", "ro", "view", "theme", "tour"}
+var viewKeys = []string{"compare", "embed", "ro", "view", "theme", "tour", "challenge"}
 
 func isViewKey(k string) bool { return slices.Contains(viewKeys, k) }
 
@@ -47,6 +51,9 @@ func (v View) keys() []string {
 	}
 	if v.Tour > 0 {
 		out = append(out, "tour="+strconv.Itoa(v.Tour))
+	}
+	if v.Challenge > 0 {
+		out = append(out, "challenge="+strconv.Itoa(v.Challenge))
 	}
 	return out
 }
@@ -83,6 +90,12 @@ func (v *View) set(key, val string) error {
 			return fmt.Errorf("parameter tour=%q: the tour has cards 1 to %d", clip(val), len(TourCards()))
 		}
 		v.Tour = n
+	case "challenge":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 || n > len(challenge.Ladder()) {
+			return fmt.Errorf("parameter challenge=%q: the ladder has challenges 1 to %d", clip(val), len(challenge.Ladder()))
+		}
+		v.Challenge = n
 	}
 	return nil
 }

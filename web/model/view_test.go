@@ -13,7 +13,7 @@ import (
 func TestViewKeysRoundTrip(t *testing.T) {
 	for _, v := range []View{
 		{}, {Compare: true}, {Embed: true, ReadOnly: true, Panel: "pool", Theme: "dark"},
-		{Embed: true, Panel: "transcript", Theme: "light"}, {Tour: 3},
+		{Embed: true, Panel: "transcript", Theme: "light"}, {Tour: 3}, {Embed: true, Panel: "challenge", Challenge: 2},
 	} {
 		s := NewSession()
 		s.SetView(v)
@@ -28,11 +28,13 @@ func TestViewKeysRoundTrip(t *testing.T) {
 
 func TestBadViewKeysAreRefusedInWords(t *testing.T) {
 	for raw, msg := range map[string]string{
-		"view=everything": `parameter view="everything": must be one of [pipeline pool compare transcript]`,
+		"view=everything": `parameter view="everything": must be one of [pipeline pool compare transcript challenge]`,
 		"theme=sepia":     `parameter theme="sepia": must be light or dark`,
 		"tour=0":          `parameter tour="0": the tour has cards 1 to 8`,
 		"tour=9":          `parameter tour="9": the tour has cards 1 to 8`,
 		"embed=yes":       `parameter embed="yes": must be 0 or 1`,
+		"challenge=0":     `parameter challenge="0": the ladder has challenges 1 to 9`,
+		"challenge=x":     `parameter challenge="x": the ladder has challenges 1 to 9`,
 	} {
 		_, err := DecodeLink(raw)
 		require.Error(t, err, raw)

@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/challenge"
+)
+
+// challengeStart is challenge n's starting settings' leak window, from the
+// engine: the prompt lengths a solution may use.
+func challengeFirst(t *testing.T, n int) int {
+	t.Helper()
+	c, err := challenge.Get(n)
+	require.NoError(t, err)
+	cfg, _, err := c.Start()
+	require.NoError(t, err)
+	require.True(t, cfg.Window().Open())
+	return cfg.Window().First
+}
+
+// Challenge 1 solved through the request form: the panel says so, the
+// status region announces it, the winning link and the next challenge are
+// offered; after a reload the run still solves it, and the challenge
+// opened afresh is still solved, from the progress kept in the browser.
+func TestChallengeSolvedThroughTheFormAfterAReload(t *testing.T) {
+	site := serveSite(t)
+	b := newBrowser(t)
+	b.Open(site + "?challenge=1")
+	waitFor(b, "challenge 1, unsolved", jsExists(`#challenge[data-n="1"][data-solved="false"]`))
+	waitFor(b, "the ladder, none solved", jsExists(`#challenges[data-solved-count="0"]`))
+	c, _ := challenge.Get(1)
+	assert.Equal(t, c.Goal, textOf(b, "#challenge-goal"))
+
+	first := challengeFirst(t, 1)
+	sendRequest(b, "C", strconv.Itoa(first), "") // a near miss: C reads the flag, not B
+	waitFor(b, "one try", `document.querySelector("#challenge-status").textContent.startsWith("Not solved yet")`)
+	assert.Equal(t, "false", evalJS[string](b, `document.querySelector("#challenge").dataset.solved`))
+
+	sendRequest(b, "B", strconv.Itoa(first), "")
+	waitFor(b, "challenge 1 solved", jsExists(`#challenge[data-solved="true"][data-run-solves="true"]`))
+	waitFor(b, "the status region to say so", `document.getElementById("announce").textContent.includes("Challenge 1 solved")`)
+	assert.Contains(t, evalJS[string](b, `document.getElementById("challenge-link").getAttribute("href")`), "challenge=1")
+	assert.True(t, evalJS[bool](b, jsExists("#challenge-next")), "the next challenge is offered")
+	waitFor(b, "the ladder, one solved", jsExists(`#challenges[data-solved-count="1"] li[data-n="1"][data-solved="true"]`))
+
+	waitFor(b, "the winning run in the address bar", `location.search.includes("op=s,B,") && location.search.includes("challenge=1")`)
+	b.Do(chromedp.Reload())
+	b.WaitReady()
+	waitFor(b, "challenge 1 solved by the reloaded run", jsExists(`#challenge[data-solved="true"][data-run-solves="true"]`))
+	waitFor(b, "the ladder, one solved, after a reload", jsExists(`#challenges[data-solved-count="1"]`))
+
+	b.Open(site + "?challenge=1")
+	waitFor(b, "challenge 1 on its start, solved before", jsExists(`#challenge[data-solved="true"][data-run-solves="false"]`))
+
+	clickSel(b, "#challenge-next")
+	waitFor(b, "challenge 2", jsExists(`#challenge[data-n="2"][data-solved="false"]`))
+}
+
+// The challenge panel passes axe at 1280 and 360 px: unsolved, solved
+// (with its lesson, link and next), the question's answer buttons, and
+// the embed of one challenge.
+func TestChallengePanelAccessibility(t *testing.T) {
+	src := axeSource(t)
+	site := serveSite(t)
+	views := []struct{ name, query string }{
+		{"unsolved", "challenge=1"},
+		{"solved", demoQuery + "&challenge=1"},
+		{"embed", "challenge=2&embed=1&view=challenge"},
+	}
+	for i, c := range challenge.Ladder() {
+		if c.Question != "" { // its answer buttons
+			views = append(views, struct{ name, query string }{"question", "challenge=" + strconv.Itoa(i+1)})
+		}
+	}
+	for _, v := range views {
+		for _, width := range []int64{1280, 360} {
+			t.Run(v.name+" "+strconv.Itoa(int(width)), func(t *testing.T) {
+				b := newBrowser(t)
+				b.Do(chromedp.EmulateViewport(width, 800))
+				b.Open(site + "?" + v.query)
+				waitFor(b, "the challenge", jsExists("#challenge"))
+				for _, viol := range runAxe(b, src) {
+					t.Errorf("axe: %s", viol)
+				}
+				right := evalJS[float64](b, `document.getElementById("challenge").getBoundingClientRect().right`)
+				assert.LessOrEqual(t, right, float64(width), "the panel fits the screen")
+			})
+		}
+	}
+}
