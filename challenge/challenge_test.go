@@ -47,7 +47,7 @@ func firstPlus(d int) func(*testing.T, engine.Config) int {
 // writerCheckRun is challenge 8's known solution's settings: a page as
 // large as prefill's pool, decode's pool two such pages.
 func writerCheckRun(c *engine.Config) {
-	c.PageTokens, c.DecodePoolTokens = c.PoolTokens, 2*c.PoolTokens
+	c.PageTokens, c.DecodePoolTokens = c.PoolTokens, 4*c.PoolTokens
 }
 
 // plays are, for each challenge, a known solution first, then near misses.

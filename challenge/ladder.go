@@ -81,7 +81,7 @@ var ladder = []Challenge{
 	},
 	{
 		Title:    "Symmetric pools: can it leak?",
-		Goal:     "Decode's pool is as small as prefill's. Run the one experiment that decides whether any prompt can read another tenant's KV, then answer.",
+		Goal:     "The two servers' pools are the same size. Run the one experiment that decides whether any prompt can read another tenant's KV, then answer.",
 		Question: "Can a prompt read another tenant's KV on these settings?",
 		Preset:   "symmetric", Ops: 1,
 		Hints: []string{
@@ -111,7 +111,7 @@ var ladder = []Challenge{
 		Hints: []string{
 			"The check reads one tag per page: the last request that wrote any of it.",
 			"A page passes when this request wrote any position of it, even a single placeholder token.",
-			"Make a reservation one page long: a page as large as prefill's pool, and decode's pool two pages.",
+			"Make a reservation one page long: a page as large as prefill's pool, and decode's pool four pages, so that SGLang's max_new_tokens clamp leaves a two-page read room to decode.",
 		},
 		Lesson: "The check stopped a read of pages the request never wrote, but it keeps one tag per page: the placeholder token made the page the request's own, and the stale positions after it went out with HTTP 200. A check downstream of free() catches only what its granularity sees, the article's third question.",
 		goal:   checkedBothWays,
