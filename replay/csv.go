@@ -138,8 +138,8 @@ func newCSVParser(header []byte) (*csvParser, error) {
 			}
 		}
 		if len(lacks) == 0 {
-			byName := make(map[string]int, 4)
-			for _, f := range []string{s.time, s.tenant, s.prompt, s.output} {
+			byName := make(map[string]int, 5)
+			for _, f := range []string{s.time, s.tenant, s.prompt, s.output, s.session} {
 				if i, ok := cols[strings.ToLower(f)]; ok && f != "" {
 					byName[f] = i
 				}
