@@ -1,7 +1,6 @@
 package deploycheck
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -11,17 +10,10 @@ import (
 	"kvleak/engine"
 )
 
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	require.NoError(t, err)
-	return string(b)
-}
-
 // The settings a log is replayed at are the link's run's: GLM-5.3's
 // pools, context and page size; a pair whose halves differ says how.
 func TestSettingsOfAPair(t *testing.T) {
-	v, err := CheckText(fixture(t, "glm-launch/prefill.json"), fixture(t, "glm-launch/decode.json"))
+	v, err := CheckText(pair(t, "glm-launch"))
 	require.NoError(t, err)
 	st, err := v.Settings()
 	require.NoError(t, err)
@@ -32,7 +24,7 @@ func TestSettingsOfAPair(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, st.Config, r.Config)
 
-	v, err = CheckText(fixture(t, "hybrid-swa/prefill.json"), fixture(t, "hybrid-swa/decode.json"))
+	v, err = CheckText(pair(t, "hybrid-swa"))
 	require.NoError(t, err)
 	st, err = v.Settings()
 	require.NoError(t, err)
@@ -42,7 +34,8 @@ func TestSettingsOfAPair(t *testing.T) {
 // num_reserved_decode_tokens is read where the server says it, and is
 // SGLang's default, 512, where it does not.
 func TestReservedDecodeTokens(t *testing.T) {
-	s, err := Parse(fixture(t, "glm-launch/decode.json"))
+	_, decode := pair(t, "glm-launch")
+	s, err := Parse(decode)
 	require.NoError(t, err)
 	assert.True(t, s.ReservedSaid)
 	assert.Equal(t, 512, s.ReservedDecode())
