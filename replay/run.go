@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,6 +27,9 @@ type Options struct {
 	Instances int
 	// Files are where the replay writes whom to tell.
 	Files Files
+	// Notes are the caller's, first in Result.Notes: where the settings
+	// came from.
+	Notes []string
 }
 
 // MaxInstances bounds Options.Instances: every request catches up every
@@ -196,7 +200,7 @@ func (rp *Replay) Result() Result {
 	}
 	res.Vulnerable.Chart.widen(res.Fixed.Chart.Width)
 	res.Fixed.Chart.widen(res.Vulnerable.Chart.Width)
-	res.Notes = append(rp.rd.Notes(), rp.opts.Timing.Note(),
+	res.Notes = append(append(slices.Clip(rp.opts.Notes), rp.rd.Notes()...), rp.opts.Timing.Note(),
 		"Each request is sent to both servers as the playground sends one; cancels, deferred releases, the writer check and the gateway are not replayed.")
 	if n := rp.opts.Instances; n > 1 {
 		res.Notes = append(res.Notes, rp.routeNote())

@@ -3,6 +3,8 @@ package replay
 import (
 	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"kvleak/engine"
@@ -62,6 +64,29 @@ type Pair struct {
 
 // MaxInstancesNamed bounds the instances a kept pair names.
 const MaxInstancesNamed = 8
+
+// Where says which instances a pair happened on, "on instance 2" or "on
+// instances 1, 3"; "" through one instance.
+func (p Pair) Where() string {
+	switch len(p.Instances) {
+	case 0:
+		return ""
+	case 1:
+		return "on instance " + strconv.Itoa(p.Instances[0])
+	}
+	var b strings.Builder
+	b.WriteString("on instances ")
+	for i, n := range p.Instances {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	if len(p.Instances) == MaxInstancesNamed {
+		b.WriteString(", …")
+	}
+	return b.String()
+}
 
 // FirstLeak is the first leaked response: where it is in the log and
 // whose KV it carried.

@@ -66,7 +66,11 @@ func resultMarkup(v *model.ReplayView, leakHref string, seconds float64) string 
 			`<p class="hint">Victim → recipient: responses, pages, tokens, through the vulnerable door.</p><ol id="replay-pairs">`)
 		for _, p := range v.Pairs {
 			w(`<li><span class="pair-who">`, esc(p.Victim), ` → `, esc(p.Recipient), `</span>: `,
-				th(int64(p.Responses)), `, `, th(p.Pages), `, `, th(p.Tokens), `</li>`)
+				th(int64(p.Responses)), `, `, th(p.Pages), `, `, th(p.Tokens))
+			if where := p.Where(); where != "" {
+				w(` (`, where, `)`)
+			}
+			w(`</li>`)
 		}
 		w(`</ol>`)
 	}
