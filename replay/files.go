@@ -12,11 +12,12 @@ import (
 //
 // Pairs gets a row for every victim of every leaked response, written as
 // the replay answers it: the victim, the recipient, the recipient's line in
-// the log and its time there, the pages and tokens of the victim's KV it
-// carried, and the instance it was served on (PairsHeader). Tenants gets,
-// once the log is done, a row for every exposed tenant in the order they
-// were first exposed: the responses its KV reached, their pages and tokens,
-// the log's times of the first and the last, and its recipients
+// the log and its time there (seconds from the log's origin, as Request.At;
+// not when the replay served it), the pages and tokens of the victim's KV
+// it carried, and the instance it was served on (PairsHeader). Tenants
+// gets, once the log is done, a row for every exposed tenant in the order
+// they were first exposed: the responses its KV reached, their pages and
+// tokens, the log's times of the first and the last, and its recipients
 // (TenantsHeader). Tenant names are quoted, and one that a spreadsheet
 // would read as a formula is written as text (safeText).
 type Files struct {
@@ -25,8 +26,8 @@ type Files struct {
 
 // The files' header rows.
 const (
-	PairsHeader   = "victim,recipient,recipient_line,recipient_time_s,pages,tokens,instance"
-	TenantsHeader = "tenant,responses,pages,tokens,first_time_s,last_time_s,recipients,recipient_names"
+	PairsHeader   = "victim,recipient,recipient_line,recipient_log_time_s,pages,tokens,instance"
+	TenantsHeader = "tenant,responses,pages,tokens,first_log_time_s,last_log_time_s,recipients,recipient_names"
 )
 
 // MaxRecipientsNamed bounds the names in a tenant's recipient_names cell,

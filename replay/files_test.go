@@ -29,12 +29,12 @@ func withFiles(t *testing.T, log string, opts Options) (Result, string, string) 
 // row per exposed tenant.
 func TestFilesOfTheHandMadeLog(t *testing.T) {
 	res, pairs, tenants := withFiles(t, handMadeLog, demoOptions())
-	assert.Equal(t, "victim,recipient,recipient_line,recipient_time_s,pages,tokens,instance\r\n"+
+	assert.Equal(t, "victim,recipient,recipient_line,recipient_log_time_s,pages,tokens,instance\r\n"+
 		"\"A\",\"B\",4,1,7,119,1\r\n"+
 		"\"A\",\"B\",6,3,7,119,1\r\n"+
 		"\"C\",\"B\",6,3,1,9,1\r\n"+
 		"\"C\",\"A\",7,4,1,2,1\r\n", pairs)
-	assert.Equal(t, "tenant,responses,pages,tokens,first_time_s,last_time_s,recipients,recipient_names\r\n"+
+	assert.Equal(t, "tenant,responses,pages,tokens,first_log_time_s,last_log_time_s,recipients,recipient_names\r\n"+
 		"\"A\",2,14,238,1,3,1,\"B\"\r\n"+
 		"\"C\",2,2,11,3,4,2,\"B\nA\"\r\n", tenants)
 	with, _ := json.Marshal(res)

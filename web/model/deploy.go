@@ -58,6 +58,19 @@ type ServerSettings struct {
 	Notes   []string
 }
 
+// Describe says, for the Replay panel, which settings a log is replayed
+// at from the Deploy check.
+func (s *ServerSettings) Describe() string {
+	c := s.Config
+	return "The Deploy check holds two servers: context " + engine.Thousands(int64(c.ContextTokens)) + ", prefill pool " + engine.Thousands(int64(c.PoolTokens)) +
+		", decode pool " + engine.Thousands(int64(c.DecodePoolTokens)) + " tokens, pages of " + engine.Thousands(int64(c.PageTokens)) + "."
+}
+
+// ReplayNotes are the notes a replay at these settings begins with.
+func (s *ServerSettings) ReplayNotes() []string {
+	return append([]string{"The settings are the two servers' pasted in the Deploy check: " + s.Verdict + "."}, s.Notes...)
+}
+
 // CheckDeployment checks what was pasted in the two boxes.
 func CheckDeployment(prefill, decode string) DeployView {
 	v, err := deploycheck.CheckText(prefill, decode)
