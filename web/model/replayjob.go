@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"io"
 
 	"kvleak/replay"
@@ -16,7 +15,7 @@ type ReplayJob struct {
 	size int64
 	// pairs and tenants are the files kvleak replay -pairs and -tenants
 	// write, made as the replay streams.
-	pairs, tenants bytes.Buffer
+	pairs, tenants appender
 }
 
 // StartReplay checks the log's first line and returns the job; size is
@@ -46,8 +45,15 @@ const (
 )
 
 // Files are the job's files, complete once Step returned true.
-func (j *ReplayJob) Files() ReplayFiles {
-	return ReplayFiles{Pairs: j.pairs.Bytes(), Tenants: j.tenants.Bytes()}
+func (j *ReplayJob) Files() ReplayFiles { return ReplayFiles{Pairs: j.pairs, Tenants: j.tenants} }
+
+// appender is a file in memory: bytes.Buffer's reading half would come to
+// the wasm with it.
+type appender []byte
+
+func (a *appender) Write(p []byte) (int, error) {
+	*a = append(*a, p...)
+	return len(p), nil
 }
 
 // Step replays up to n more requests: true once the log is done.

@@ -128,16 +128,15 @@ func (c *Panel) Render() app.UI {
 			engine.Thousands(int64(cfg.PageTokens)), cfg.Allocator, onOff(cfg.ScrubOnFree))),
 		app.Div().Class("row replay-actions").Body(
 			app.Button().ID("replay-run").Type("button").Class("primary").Text(c.runLabel()).OnClick(c.safe(c.onRun)),
-			app.If(c.IServers != nil, func() app.UI {
-				return app.Button().ID("replay-from-deploy").Type("button").Text("Replay at these servers' settings").
-					Aria("describedby", "replay-deploy-settings").OnClick(c.safe(c.onRunFromDeploy))
-			}),
 			app.If(c.running, func() app.UI {
 				return app.Button().ID("replay-cancel").Type("button").Text("Cancel").OnClick(c.safe(c.onCancel))
 			}),
 		),
 		app.If(c.IServers != nil, func() app.UI {
-			return app.P().ID("replay-deploy-settings").Class("hint").Text(strings.Join(append([]string{c.IServers.Describe()}, c.IServers.Notes...), " "))
+			return app.Div().Class("row wrap replay-from").Body(
+				app.Button().ID("replay-from-deploy").Type("button").Text("Replay at these servers' settings").
+					Aria("describedby", "replay-deploy-settings").OnClick(c.safe(c.onRun)),
+				app.P().ID("replay-deploy-settings").Class("hint").Text(strings.Join(append([]string{c.IServers.Describe()}, c.IServers.Notes...), " ")))
 		}),
 		app.If(c.running, func() app.UI { return c.progressBar() }),
 		app.If(c.msg != "", func() app.UI { return app.P().ID("replay-msg").Class("field-error").Text(c.msg) }),

@@ -9,7 +9,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/engine"
 	"kvleak/replay"
 	"kvleak/web/dom"
 	"kvleak/web/model"
@@ -23,20 +22,15 @@ const slice = 30 * time.Millisecond
 // Step does: small enough that a slice overruns its time by little.
 const chunk = 16
 
-// onRun starts a replay of the log given last at the page's settings,
-// replacing one under way.
-func (c *Panel) onRun(ctx app.Context, e app.Event) { c.run(ctx, c.IConfig, nil) }
-
-// onRunFromDeploy replays it at the Deploy check's servers' settings.
-func (c *Panel) onRunFromDeploy(ctx app.Context, e app.Event) {
-	if s := c.IServers; s != nil {
-		c.run(ctx, s.Config, s.ReplayNotes())
+// onRun starts a replay of the log given last, replacing one under way:
+// at the page's settings, or at the Deploy check's servers' from
+// #replay-from-deploy. A form or a log it cannot use changes nothing and
+// says why.
+func (c *Panel) onRun(ctx app.Context, e app.Event) {
+	cfg, notes := c.IConfig, []string(nil)
+	if s := c.IServers; s != nil && dom.SourceID(ctx) == "replay-from-deploy" {
+		cfg, notes = s.Config, s.ReplayNotes()
 	}
-}
-
-// run starts a replay at cfg, its result's notes beginning with notes. A
-// form or a log it cannot use changes nothing and says why.
-func (c *Panel) run(ctx app.Context, cfg engine.Config, notes []string) {
 	opts, errs := c.form.Options(cfg)
 	opts.Notes = notes
 	c.errs = errs
