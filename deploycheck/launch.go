@@ -17,6 +17,7 @@ const (
 	flagPage    = "--page-size"
 	flagMode    = "--disaggregation-mode"
 	flagBackend = "--disaggregation-transfer-backend"
+	flagReserve = "--num-reserved-decode-tokens"
 )
 
 // parseLaunch reads a server's launch command: python -m
@@ -116,6 +117,12 @@ func launchFrom(args []string, image string, listed bool) (Server, error) {
 	if v, ok := flags[flagBackend]; ok {
 		s.Backend, s.BackendAssumed = v, false
 	}
+	if v, ok := flags[flagReserve]; ok {
+		if s.ReservedDecodeTokens, ok = pyInt(v); !ok {
+			return Server{}, inputErr(flagReserve, "%s %q: must be a whole number of tokens", flagReserve, clip(v))
+		}
+		s.ReservedSaid = true
+	}
 	return s, nil
 }
 
@@ -130,7 +137,7 @@ func isSGLangFlag(a string) bool {
 func isOurFlag(a string) bool {
 	name, _, _ := strings.Cut(a, "=")
 	switch name {
-	case flagContext, flagPool, flagPage, flagMode, flagBackend:
+	case flagContext, flagPool, flagPage, flagMode, flagBackend, flagReserve:
 		return true
 	}
 	return false

@@ -43,10 +43,21 @@ const (
 // requests would touch more than a link may ask for.
 var ErrNoReplay = errors.New("too large to replay in the playground")
 
-// Replay builds the run. One engine holds both servers with one context
-// length and one page size: the API's context (the smaller) and prefill's
-// page size; Notes say so when the halves differ.
-func (v Verdict) Replay() (Replay, error) {
+// Settings are a checked pair's numbers as one engine holds both servers:
+// the pools, the API's context (the smaller) and prefill's page size, with
+// Notes where the halves differ or the report is read back. This is where
+// the servers' settings become the engine's, for the link's run (Replay)
+// and for a request log replayed at them (kvleak replay -prefill -decode,
+// the Replay panel's "Replay at these servers' settings"): a setting the
+// engine gains is read from the Servers here.
+type Settings struct {
+	Config engine.Config
+	Notes  []string
+}
+
+// Settings are the pair's settings, refused when the engine cannot hold
+// them.
+func (v Verdict) Settings() (Settings, error) {
 	p, d := v.Prefill, v.Decode
 	cfg := engine.Config{
 		ContextTokens:    v.APIContext,
@@ -57,22 +68,36 @@ func (v Verdict) Replay() (Replay, error) {
 		Allocator:        engine.Sorted,
 		Cancel:           engine.CancelBoth,
 		KVBytesPerToken:  engine.DefaultKVBytesTok,
+		// Decode's num_reserved_decode_tokens (d.Server.ReservedDecode())
+		// joins here once the engine models the prealloc budget.
 	}
 	if err := cfg.Validate(); err != nil {
-		return Replay{}, fmt.Errorf("%w: %v", ErrNoReplay, err)
+		return Settings{}, fmt.Errorf("%w: %v", ErrNoReplay, err)
 	}
-	r := Replay{Config: cfg}
+	st := Settings{Config: cfg}
 	if p.Server.PageTokens != d.Server.PageTokens {
-		r.Notes = append(r.Notes, fmt.Sprintf("the replay's two pools use prefill's page size, %s tokens", th(cfg.PageTokens)))
+		st.Notes = append(st.Notes, fmt.Sprintf("the replay's two pools use prefill's page size, %s tokens", th(cfg.PageTokens)))
 	}
 	if p.Server.ContextTokens != d.Server.ContextTokens {
-		r.Notes = append(r.Notes, fmt.Sprintf("the replay's two servers use the smaller context length, %s tokens", th(cfg.ContextTokens)))
+		st.Notes = append(st.Notes, fmt.Sprintf("the replay's two servers use the smaller context length, %s tokens", th(cfg.ContextTokens)))
 	}
 	for _, h := range []Half{p, d} {
 		if h.Server.ReportDiffers() {
-			r.Notes = append(r.Notes, fmt.Sprintf("the replay's %s pool is %s tokens, as its reported max_req_input_len gives it (max_token_pool_size), not its max_total_num_tokens, %s", h.Role, th(h.Limits.PoolTokens), th(h.Server.PoolTokens)))
+			st.Notes = append(st.Notes, fmt.Sprintf("the replay's %s pool is %s tokens, as its reported max_req_input_len gives it (max_token_pool_size), not its max_total_num_tokens, %s", h.Role, th(h.Limits.PoolTokens), th(h.Server.PoolTokens)))
 		}
 	}
+	return st, nil
+}
+
+// Replay builds the run at the pair's Settings.
+func (v Verdict) Replay() (Replay, error) {
+	p, d := v.Prefill, v.Decode
+	st, err := v.Settings()
+	if err != nil {
+		return Replay{}, err
+	}
+	cfg := st.Config
+	r := Replay{Config: cfg, Notes: st.Notes}
 	if v.Mode == engine.Vulnerable && (p.Fix.State == FixUnknown || d.Fix.State == FixUnknown) {
 		r.Notes = append(r.Notes, "the replay runs the pre-fix door where the release is unknown")
 	}

@@ -53,6 +53,12 @@ type Server struct {
 	// scheduler's get_init_info, merged into /server_info's top level); 0
 	// when the text has none. It wins over the engine's rule (Limits).
 	ReportedMaxReqInputLen int
+	// ReservedDecodeTokens is num_reserved_decode_tokens, what a decode
+	// server's DecodePreallocQueue holds back per request beyond its
+	// prompt, when the text says it (ReservedSaid); ReservedDecode is the
+	// value the server runs with.
+	ReservedDecodeTokens int
+	ReservedSaid         bool
 
 	// What was not read but assumed or worked out; the verdict says so.
 	PoolIsCap       bool   // PoolTokens is --max-total-tokens, an upper bound
@@ -70,13 +76,26 @@ type Server struct {
 
 // fieldNames are a source's names for the values a Server holds.
 type fieldNames struct {
-	context, pool, page, mode, backend, version string
+	context, pool, page, mode, backend, version, reserve string
 }
 
 var (
-	serverInfoNames = fieldNames{"context_length", "max_total_num_tokens", "page_size", "disaggregation_mode", "disaggregation_transfer_backend", "version"}
-	launchNames     = fieldNames{"--context-length", "--max-total-tokens", "--page-size", "--disaggregation-mode", "--disaggregation-transfer-backend", "the image tag"}
+	serverInfoNames = fieldNames{"context_length", "max_total_num_tokens", "page_size", "disaggregation_mode", "disaggregation_transfer_backend", "version", "num_reserved_decode_tokens"}
+	launchNames     = fieldNames{"--context-length", "--max-total-tokens", "--page-size", "--disaggregation-mode", "--disaggregation-transfer-backend", "the image tag", flagReserve}
 )
+
+// DefaultReservedDecodeTokens is ServerArgs.num_reserved_decode_tokens'
+// default (server_args.py).
+const DefaultReservedDecodeTokens = 512
+
+// ReservedDecode is the server's num_reserved_decode_tokens: as the text
+// says it, else SGLang's default.
+func (s Server) ReservedDecode() int {
+	if !s.ReservedSaid {
+		return DefaultReservedDecodeTokens
+	}
+	return s.ReservedDecodeTokens
+}
 
 // RuleLimits is what the engine's limit code derives from the server's
 // numbers: max_req_input_len = min(context − 1, max_total_num_tokens − 1) − 5.
@@ -206,6 +225,9 @@ func (s Server) check() error {
 	}
 	if err := checkRange(n.page, s.PageTokens, 1, min(engine.MaxPageTokens, s.PoolTokens)); err != nil {
 		err.Msg += " (at most the pool)"
+		return err
+	}
+	if err := checkRange(n.reserve, s.ReservedDecodeTokens, 0, engine.MaxContextTokens); err != nil {
 		return err
 	}
 	if s.ContextTokens == 0 {

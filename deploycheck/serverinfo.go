@@ -21,6 +21,7 @@ type report struct {
 	Backend           *string      `json:"disaggregation_transfer_backend"`
 	MaxTotalNumTokens *int         `json:"max_total_num_tokens"`
 	MaxReqInputLen    *int         `json:"max_req_input_len"`
+	ReservedDecode    *int         `json:"num_reserved_decode_tokens"`
 	MemoryUsage       *memoryUsage `json:"memory_usage"`
 	InternalStates    []report     `json:"internal_states"`
 	// Read only to say what else was pasted: the router's (mini_lb)
@@ -125,6 +126,9 @@ func parseServerInfo(text string) (Server, error) {
 		ctx, s.ContextDerived = mril+reqInputHeadroom+1, true
 	}
 	s.Mode, s.Backend, s.PageTokens, s.PoolTokens, s.ContextTokens = mode, backend, page, pool, ctx
+	if v, name, ok := first(field[int]{r.ReservedDecode, "num_reserved_decode_tokens"}, field[int]{st.ReservedDecode, is0 + "num_reserved_decode_tokens"}); ok {
+		s.ReservedDecodeTokens, s.ReservedSaid, s.names.reserve = v, true, name
+	}
 	if hasMril {
 		if err := checkRange("max_req_input_len", mril, 1, engine.MaxContextTokens-reqInputHeadroom-1); err != nil {
 			return s, err

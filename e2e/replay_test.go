@@ -212,7 +212,7 @@ func TestReplayRefusesBadInput(t *testing.T) {
 
 // A picked file is read in the page: its bad line is skipped, named and
 // counted, the rest replayed; N tenants by a seed share the log's
-// requests as the command's -tenants and -seed do.
+// requests as the command's -share and -seed do.
 func TestReplayFile(t *testing.T) {
 	log := "t,tenant,prompt_tokens,output_tokens\n0,A,120,4\n0.5,C,x,4\n1,B,125,4\n"
 	path := filepath.Join(t.TempDir(), "log.csv")

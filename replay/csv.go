@@ -1,55 +1,106 @@
 package replay
 
 import (
-	"encoding/csv"
+	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
-// cells splits CSV lines one at a time. encoding/csv reads from oneLine,
-// which holds a single line, so that a quote left open cannot swallow the
-// rest of the log into one record: the field ends with the line and the
-// line is bad.
+// cells splits CSV lines one at a time, by RFC 4180's quoting as
+// encoding/csv reads it (with TrimLeadingSpace), without encoding/csv and
+// its bufio in the wasm: a line is split alone, so a quote left open cannot
+// swallow the rest of the log into one record: the field ends with the
+// line and the line is bad. FuzzCellsAsEncodingCSV holds the two to the
+// same cells and the same refusals.
 type cells struct {
-	src oneLine
-	r   *csv.Reader
+	buf  []byte   // the line's cells, unquoted, one after another
+	ends []int    // where each cell ends in buf
+	rec  []string // the cells, valid until the next split
 }
 
-func newCells() *cells {
-	c := &cells{}
-	c.r = csv.NewReader(&c.src)
-	c.r.FieldsPerRecord = -1 // the header's count is checked here, per line
-	c.r.TrimLeadingSpace = true
-	c.r.ReuseRecord = true
-	return c
-}
+func newCells() *cells { return &cells{} }
+
+// The refusals, in encoding/csv's words (csv.ErrBareQuote, csv.ErrQuote).
+var (
+	errBareQuote = errors.New(`bare " in non-quoted-field`)
+	errQuote     = errors.New(`extraneous or missing " in quoted-field`)
+)
 
 // split returns line's cells, valid until the next call.
 func (c *cells) split(line []byte) ([]string, error) {
-	c.src = oneLine{line}
-	rec, err := c.r.Read()
-	c.src = oneLine{}
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return nil, fmt.Errorf("is not CSV: %v", pe.Err)
+	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	line = bytes.TrimSuffix(line, []byte("\r")) // as encoding/csv drops it at the end
+	for {
+		line = trimLeadingSpace(line)
+		if len(line) == 0 || line[0] != '"' {
+			cell, rest, more := cut(line)
+			if bytes.IndexByte(cell, '"') >= 0 {
+				return nil, fmt.Errorf("is not CSV: %v", errBareQuote)
+			}
+			c.buf = append(c.buf, cell...)
+			c.ends = append(c.ends, len(c.buf))
+			if !more {
+				break
+			}
+			line = rest
+			continue
+		}
+		line = line[1:]
+		for { // a quoted cell: "" is a quote, " then , or the line's end closes it
+			i := bytes.IndexByte(line, '"')
+			if i < 0 {
+				return nil, fmt.Errorf("is not CSV: %v", errQuote)
+			}
+			c.buf = append(c.buf, line[:i]...)
+			line = line[i+1:]
+			if len(line) > 0 && line[0] == '"' {
+				c.buf = append(c.buf, '"')
+				line = line[1:]
+				continue
+			}
+			break
+		}
+		c.ends = append(c.ends, len(c.buf))
+		if len(line) == 0 {
+			break
+		}
+		if line[0] != ',' {
+			return nil, fmt.Errorf("is not CSV: %v", errQuote)
+		}
+		line = line[1:]
 	}
-	return rec, err
+	all := string(c.buf) // one string for the line, sliced into its cells
+	c.rec = c.rec[:0]
+	start := 0
+	for _, end := range c.ends {
+		c.rec = append(c.rec, all[start:end])
+		start = end
+	}
+	return c.rec, nil
 }
 
-// oneLine is an io.Reader over one line that says io.EOF after it; the
-// bufio.Reader inside csv.Reader reads on after an io.EOF, so the next line
-// can follow.
-type oneLine struct{ b []byte }
-
-func (o *oneLine) Read(p []byte) (int, error) {
-	if len(o.b) == 0 {
-		return 0, io.EOF
+// cut splits an unquoted cell from the rest of the line at the next comma.
+func cut(line []byte) (cell, rest []byte, more bool) {
+	if i := bytes.IndexByte(line, ','); i >= 0 {
+		return line[:i], line[i+1:], true
 	}
-	n := copy(p, o.b)
-	o.b = o.b[n:]
-	return n, nil
+	return line, nil, false
+}
+
+// trimLeadingSpace drops what unicode.IsSpace calls space, as
+// encoding/csv's TrimLeadingSpace does.
+func trimLeadingSpace(b []byte) []byte {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if !unicode.IsSpace(r) {
+			break
+		}
+		b = b[n:]
+	}
+	return b
 }
 
 // csvParser reads the lines of a CSV log after its header.
@@ -87,8 +138,8 @@ func newCSVParser(header []byte) (*csvParser, error) {
 			}
 		}
 		if len(lacks) == 0 {
-			byName := make(map[string]int, 4)
-			for _, f := range []string{s.time, s.tenant, s.prompt, s.output} {
+			byName := make(map[string]int, 5)
+			for _, f := range []string{s.time, s.tenant, s.prompt, s.output, s.session} {
 				if i, ok := cols[strings.ToLower(f)]; ok && f != "" {
 					byName[f] = i
 				}

@@ -33,6 +33,16 @@
 // format, or without one good line — is an error.
 //
 // Tenants: where a line names none (the traces never do), Tenancy gives one.
+// Sessions: our formats may name one (JSONL "session", text or a number;
+// CSV column session); through more than one instance (Options.Instances)
+// the router keeps a session on one instance and sends the rest
+// round-robin.
 //
-// Memory is one line and MaxSkipsKept messages, whatever the log's length.
+// Files: Options.Files gets whom to tell, as CSV (files.go): every victim
+// of every leaked response, and every exposed tenant.
+//
+// Memory is one line and MaxSkipsKept messages, whatever the log's length;
+// the replay adds the requests in flight, the pools' runs, and a record per
+// exposed tenant and per victim → recipient pair (MaxPairsKept of them
+// named), whatever the files' length.
 package replay

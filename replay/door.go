@@ -27,6 +27,7 @@ const WaitingTimeout = 300 * time.Second
 // start hundreds of waiting requests, and a page must paint between two
 // slices of the work.
 type door struct {
+	inst     int // which instance it is, from 0
 	s        *engine.Stream
 	timing   Timing
 	queue    []*flight // waiting for pages, oldest first
@@ -45,12 +46,12 @@ type flight struct {
 	finish time.Duration
 }
 
-func newDoor(cfg engine.Config, timing Timing, sum *DoorSummary) (*door, error) {
+func newDoor(cfg engine.Config, timing Timing, sum *DoorSummary, inst int) (*door, error) {
 	s, err := engine.NewStream(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &door{s: s, timing: timing, sum: sum}, nil
+	return &door{inst: inst, s: s, timing: timing, sum: sum}, nil
 }
 
 // arrive takes the next request of the log, at its time; catchUp(r.At)
@@ -61,7 +62,7 @@ func (d *door) arrive(r Request, tenant int32) {
 	f.Tenant, f.PromptTokens = tenant, r.PromptTokens
 	d.sum.Requests++
 	if !d.s.Admit(&f.StreamRequest) {
-		d.sum.count(f, r.At)
+		d.sum.count(f, r.At, d.inst)
 		return
 	}
 	d.queue = append(d.queue, f)
@@ -125,7 +126,7 @@ func (d *door) start(f *flight, now time.Duration) {
 		d.prefill = begin + d.timing.prefill(f.Transferred())
 		f.finish = d.prefill + d.timing.decode(f.req.OutputTokens)
 	}
-	d.sum.count(f, now)
+	d.sum.count(f, now, d.inst)
 	heap.Push(&d.running, f)
 }
 

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"strings"
 	"time"
 )
 
@@ -29,18 +30,18 @@ func (f Format) String() string {
 }
 
 // schema names a format's fields. A log in our formats may leave the tenant
-// out; the traces have none.
+// and the session out; the traces have neither.
 type schema struct {
-	format                       Format
-	time, tenant, prompt, output string
-	unit                         time.Duration // of the time; 0: a datetime, counted from the first request
+	format                                Format
+	time, tenant, prompt, output, session string
+	unit                                  time.Duration // of the time; 0: a datetime, counted from the first request
 }
 
 var (
-	ourJSONL = schema{FormatJSONL, "t", "tenant", "prompt_tokens", "output_tokens", time.Second}
-	ourCSV   = schema{FormatCSV, "t", "tenant", "prompt_tokens", "output_tokens", time.Second}
-	mooncake = schema{FormatMooncake, "timestamp", "", "input_length", "output_length", time.Millisecond}
-	azure    = schema{FormatAzure, "TIMESTAMP", "", "ContextTokens", "GeneratedTokens", 0}
+	ourJSONL = schema{FormatJSONL, "t", "tenant", "prompt_tokens", "output_tokens", "session", time.Second}
+	ourCSV   = schema{FormatCSV, "t", "tenant", "prompt_tokens", "output_tokens", "session", time.Second}
+	mooncake = schema{FormatMooncake, "timestamp", "", "input_length", "output_length", "", time.Millisecond}
+	azure    = schema{FormatAzure, "TIMESTAMP", "", "ContextTokens", "GeneratedTokens", "", 0}
 )
 
 // required are the fields every line must have.
@@ -48,7 +49,7 @@ func (s schema) required() []string { return []string{s.time, s.prompt, s.output
 
 // known says whether name is one of the schema's fields.
 func (s schema) known(name string) bool {
-	return name != "" && (name == s.time || name == s.tenant || name == s.prompt || name == s.output)
+	return name != "" && (name == s.time || name == s.tenant || name == s.prompt || name == s.output || name == s.session)
 }
 
 // record is one good line, before the reader checks its order and names
@@ -57,6 +58,7 @@ type record struct {
 	at             time.Duration // since the log's origin
 	timeText       string        // as the line wrote it
 	tenant         string        // "" when the line names none
+	session        string        // "" when the line names none
 	prompt, output int
 }
 
@@ -101,6 +103,15 @@ func (s schema) build(get func(name string) (value, bool), c *clock) (record, er
 			return r, err
 		}
 		r.tenant = v.text
+	}
+	if v, ok := get(s.session); ok && s.session != "" && v.text != "" && (v.quoted || v.text != "null") {
+		if !v.quoted && !strings.ContainsAny(v.text[:1], "-0123456789") { // a number is a session too
+			return r, badField(s.session, "%s is neither text in quotes nor a number", shown(v.text))
+		}
+		if err := checkSession(v.text); err != nil {
+			return r, err
+		}
+		r.session = v.text
 	}
 	p, _ := get(s.prompt)
 	if r.prompt, err = tokens(s.prompt, p.text, 1, MaxPromptTokens); err != nil {

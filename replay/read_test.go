@@ -37,24 +37,24 @@ func TestFormats(t *testing.T) {
 	}{
 		{"ours JSONL", `{"t": 0, "tenant": "A", "prompt_tokens": 120, "output_tokens": 8}
 {"t": 1.25, "tenant": "B", "prompt_tokens": 125, "output_tokens": 0, "extra": [1, {"x": "}"}]}
-`, FormatJSONL, []Request{{0, "A", 120, 8, 1, false}, {sec(1.25), "B", 125, 0, 2, false}}},
+`, FormatJSONL, []Request{{0, "A", 120, 8, 1, false, ""}, {sec(1.25), "B", 125, 0, 2, false, ""}}},
 		{"ours JSONL, keys in any order, escapes", `{"output_tokens":1,"prompt_tokens":2,"tenant":"caf\u00e9 \"x\"","t":3}`,
-			FormatJSONL, []Request{{sec(3), `café "x"`, 2, 1, 1, false}}},
+			FormatJSONL, []Request{{sec(3), `café "x"`, 2, 1, 1, false, ""}}},
 		{"ours CSV", "t,tenant,prompt_tokens,output_tokens\n0,A,120,8\n0.5,\"B, Inc\",125,2\n",
-			FormatCSV, []Request{{0, "A", 120, 8, 2, false}, {sec(0.5), "B, Inc", 125, 2, 3, false}}},
+			FormatCSV, []Request{{0, "A", 120, 8, 2, false, ""}, {sec(0.5), "B, Inc", 125, 2, 3, false, ""}}},
 		{"ours CSV, columns reordered, spaces, CRLF", "prompt_tokens, output_tokens, t, tenant, note\r\n120, 8, 0.000000001, A , hello\r\n",
-			FormatCSV, []Request{{1, "A", 120, 8, 2, false}}},
+			FormatCSV, []Request{{1, "A", 120, 8, 2, false, ""}}},
 		{"ours CSV without tenants", "t,prompt_tokens,output_tokens\n2,10,1\n",
-			FormatCSV, []Request{{sec(2), "line 2", 10, 1, 2, true}}},
+			FormatCSV, []Request{{sec(2), "line 2", 10, 1, 2, true, ""}}},
 		{"Mooncake", `{"timestamp": 0, "input_length": 6758, "output_length": 500, "hash_ids": [0, 1, 2]}
 {"timestamp": 1500, "input_length": 7322, "output_length": 490, "hash_ids": []}`,
-			FormatMooncake, []Request{{0, "line 1", 6758, 500, 1, true}, {sec(1.5), "line 2", 7322, 490, 2, true}}},
+			FormatMooncake, []Request{{0, "line 1", 6758, 500, 1, true, ""}, {sec(1.5), "line 2", 7322, 490, 2, true, ""}}},
 		{"Azure", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n2023-11-16 18:15:50.9951690,396,109\n",
-			FormatAzure, []Request{{0, "line 2", 374, 44, 2, true}, {4314579 * time.Microsecond, "line 3", 396, 109, 3, true}}},
+			FormatAzure, []Request{{0, "line 2", 374, 44, 2, true, ""}, {4314579 * time.Microsecond, "line 3", 396, 109, 3, true, ""}}},
 		{"Azure, offsets and a T", "timestamp,contexttokens,generatedtokens\n2024-05-10T00:00:00+00:00,1,1\n2024-05-10 02:00:01.5+02:00,2,2\n",
-			FormatAzure, []Request{{0, "line 2", 1, 1, 2, true}, {sec(1.5), "line 3", 2, 2, 3, true}}},
+			FormatAzure, []Request{{0, "line 2", 1, 1, 2, true, ""}, {sec(1.5), "line 3", 2, 2, 3, true, ""}}},
 		{"a byte-order mark and blank lines", "\uFEFF\n\n  \n{\"t\":0,\"tenant\":\"A\",\"prompt_tokens\":1,\"output_tokens\":1}\n\n",
-			FormatJSONL, []Request{{0, "A", 1, 1, 4, false}}},
+			FormatJSONL, []Request{{0, "A", 1, 1, 4, false, ""}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,6 +19,9 @@ type Request struct {
 	// own ("line 17"): the replay then numbers it by its line and keeps no
 	// name, so that a million such tenants cost nothing.
 	Own bool
+	// Session is the session the line names ("" for none): the router
+	// keeps a session on one instance (Options.Instances).
+	Session string
 }
 
 // Reader reads a request log one request at a time, in bounded memory: one
@@ -170,5 +173,5 @@ func (rd *Reader) add(line []byte) (Request, bool) {
 		rec.tenant, own = rd.tenancy.tenant(n), rd.tenancy.Tenants == 0
 		rd.assigned++
 	}
-	return Request{At: rec.at, Tenant: rec.tenant, PromptTokens: rec.prompt, OutputTokens: rec.output, Line: n, Own: own}, true
+	return Request{At: rec.at, Tenant: rec.tenant, PromptTokens: rec.prompt, OutputTokens: rec.output, Line: n, Own: own, Session: rec.session}, true
 }

@@ -67,13 +67,30 @@ func (s *synthetic) Read(p []byte) (int, error) {
 // BenchmarkReplayMillion replays 1,000,000 synthetic requests at the
 // article's sizes (glm-launch), streamed as they are made; heap-MB is the
 // heap in use at the end, which stays that of the requests in flight.
-func BenchmarkReplayMillion(b *testing.B) {
+func BenchmarkReplayMillion(b *testing.B) { benchMillion(b, launchOptions()) }
+
+// BenchmarkReplayMillionFiles is the same writing both files, as
+// kvleak replay -pairs -tenants does, to nowhere.
+func BenchmarkReplayMillionFiles(b *testing.B) {
+	opts := launchOptions()
+	opts.Files = Files{Pairs: io.Discard, Tenants: io.Discard}
+	benchMillion(b, opts)
+}
+
+// BenchmarkReplayMillionInstances spreads it over 16 instances.
+func BenchmarkReplayMillionInstances(b *testing.B) {
+	opts := launchOptions()
+	opts.Instances = 16
+	benchMillion(b, opts)
+}
+
+func benchMillion(b *testing.B, opts Options) {
 	for b.Loop() {
-		res, err := Run(newSynthetic(1_000_000, launchOptions().Config.ContextTokens), launchOptions())
+		res, err := Run(newSynthetic(1_000_000, opts.Config.ContextTokens), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Vulnerable.Requests != 1_000_000 {
+		if res.Vulnerable.Requests != 1_000_000 || res.Vulnerable.Leaked == 0 {
 			b.Fatalf("%d requests", res.Vulnerable.Requests)
 		}
 	}

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,7 +21,20 @@ type Options struct {
 	// the article tells it (the default), or engine.Upstream, SGLang's
 	// per-server door (#38935).
 	Fix engine.Mode
+	// Instances is how many prefill/decode pairs of Config serve the log
+	// behind a router (0 is 1), each with its own two pools and its own
+	// prefill queue; Route says how the router spreads the requests.
+	Instances int
+	// Files are where the replay writes whom to tell.
+	Files Files
+	// Notes are the caller's, first in Result.Notes: where the settings
+	// came from.
+	Notes []string
 }
+
+// MaxInstances bounds Options.Instances: every request catches up every
+// instance, so the replay's time grows with them.
+const MaxInstances = 1_000
 
 // Result is a whole log replayed through both doors.
 type Result struct {
@@ -37,6 +51,7 @@ type Result struct {
 	Fixed      DoorSummary   `json:"fixed"`
 	Fix        engine.Mode   `json:"fix"`
 	Config     engine.Config `json:"config"`
+	Instances  int           `json:"instances"`
 }
 
 // Replay streams a request log through the vulnerable and the fixed door
@@ -45,8 +60,12 @@ type Replay struct {
 	rd    *Reader
 	cfg   engine.Config
 	opts  Options
-	doors [2]*door
+	doors [2][]*door // each side's instances
 	sums  [2]*DoorSummary
+	files *files
+	// rr is the next instance of the router's round-robin; sessions counts
+	// the requests it routed by their session.
+	rr, sessions int
 	// named numbers the tenants a log names, from -1 down; a request that
 	// is its own tenant is numbered by its line, from 1 up.
 	named map[string]int32
@@ -56,6 +75,7 @@ type Replay struct {
 	// first catch up to its time (admitted says which did).
 	next     *Request
 	nextID   int32
+	nextInst int
 	admitted [2]bool
 	ending   bool // the log is read: Step ends the requests in flight
 	done     bool
@@ -74,16 +94,29 @@ func New(r io.Reader, opts Options) (*Replay, error) {
 	default:
 		return nil, fmt.Errorf("fix %q: must be %q (Cloudflare's patch) or %q (SGLang's per-server door)", opts.Fix, engine.Fixed, engine.Upstream)
 	}
+	switch {
+	case opts.Instances == 0:
+		opts.Instances = 1
+	case opts.Instances < 0 || opts.Instances > MaxInstances:
+		return nil, fmt.Errorf("instances %d: must be between 1 and %s", opts.Instances, thousands(MaxInstances))
+	}
 	rp := &Replay{cfg: opts.Config, opts: opts, named: map[string]int32{}}
 	for i, mode := range []engine.Mode{engine.Vulnerable, opts.Fix} {
 		cfg := opts.Config
 		cfg.Mode, cfg.Door = mode, engine.DoorFromMode
-		rp.sums[i] = newDoorSummary(rp.name)
-		d, err := newDoor(cfg, opts.Timing, rp.sums[i])
-		if err != nil {
-			return nil, err
+		var fs *files
+		if i == 0 && (opts.Files.Pairs != nil || opts.Files.Tenants != nil) {
+			fs = newFiles(opts.Files)
+			rp.files = fs
 		}
-		rp.doors[i] = d
+		rp.sums[i] = newDoorSummary(rp.name, opts.Instances, fs)
+		for n := range opts.Instances {
+			d, err := newDoor(cfg, opts.Timing, rp.sums[i], n)
+			if err != nil {
+				return nil, err
+			}
+			rp.doors[i] = append(rp.doors[i], d)
+		}
 	}
 	rd, err := NewReader(r, opts.Tenancy)
 	if err != nil {
@@ -102,6 +135,11 @@ func (rp *Replay) Step(n int) (bool, error) {
 	if rp.done {
 		return true, nil
 	}
+	if rp.files != nil {
+		if err := rp.files.err(); err != nil {
+			return false, fmt.Errorf("writing a file: %w", err)
+		}
+	}
 	budget := n
 	for budget > 0 {
 		if rp.next == nil && !rp.ending {
@@ -113,22 +151,24 @@ func (rp *Replay) Step(n int) (bool, error) {
 			} else {
 				budget--
 				rp.span = r.At
-				rp.next, rp.nextID, rp.admitted = &r, rp.tenant(r), [2]bool{}
+				rp.next, rp.nextID, rp.nextInst, rp.admitted = &r, rp.tenant(r), rp.route(r), [2]bool{}
 			}
 		}
 		until := time.Duration(1<<63 - 1) // the end: every request answered
 		if rp.next != nil {
 			until = rp.next.At
 		}
-		for i, d := range rp.doors {
+		for i, side := range rp.doors {
 			if rp.next != nil && rp.admitted[i] {
 				continue
 			}
-			if !d.catchUp(until, &budget) {
-				return false, nil
+			for _, d := range side { // every instance, so that answers come in time order
+				if !d.catchUp(until, &budget) {
+					return false, nil
+				}
 			}
 			if rp.next != nil {
-				d.arrive(*rp.next, rp.nextID)
+				side[rp.nextInst].arrive(*rp.next, rp.nextID)
 				rp.admitted[i] = true
 			}
 		}
@@ -137,6 +177,11 @@ func (rp *Replay) Step(n int) (bool, error) {
 				s.finish()
 			}
 			rp.done = true
+			if rp.files != nil {
+				if err := rp.files.err(); err != nil {
+					return false, fmt.Errorf("writing a file: %w", err)
+				}
+			}
 			return true, nil
 		}
 		rp.next = nil
@@ -151,14 +196,21 @@ func (rp *Replay) Requests() int { return rp.rd.Requests() }
 func (rp *Replay) Result() Result {
 	res := Result{
 		Format: rp.rd.Format(), Lines: rp.rd.Lines(), Skip: rp.rd.Skipped(), Span: rp.span,
-		Vulnerable: *rp.sums[0], Fixed: *rp.sums[1], Fix: rp.opts.Fix, Config: rp.cfg,
+		Vulnerable: *rp.sums[0], Fixed: *rp.sums[1], Fix: rp.opts.Fix, Config: rp.cfg, Instances: rp.opts.Instances,
 	}
 	res.Vulnerable.Chart.widen(res.Fixed.Chart.Width)
 	res.Fixed.Chart.widen(res.Vulnerable.Chart.Width)
-	res.Notes = append(rp.rd.Notes(), rp.opts.Timing.Note(),
+	res.Notes = append(append(slices.Clip(rp.opts.Notes), rp.rd.Notes()...), rp.opts.Timing.Note(),
 		"Each request is sent to both servers as the playground sends one; cancels, deferred releases, the writer check and the gateway are not replayed.")
+	if n := rp.opts.Instances; n > 1 {
+		res.Notes = append(res.Notes, rp.routeNote())
+	}
 	if w := res.Vulnerable.LongestWait; w > time.Minute {
-		res.Notes = append(res.Notes, fmt.Sprintf("A request waited up to %s for decode's pages: one prefill/decode pair of these sizes does not keep up with this log at this timing. Which responses leak depends on which stale pages a reservation gets, not on when it gets them.", w.Round(time.Second)))
+		pairs := "one prefill/decode pair of these sizes does not"
+		if n := rp.opts.Instances; n > 1 {
+			pairs = thousands(n) + " prefill/decode pairs of these sizes do not"
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("A request waited up to %s for decode's pages: %s keep up with this log at this timing. Which responses leak depends on which stale pages a reservation gets, not on when it gets them.", w.Round(time.Second), pairs))
 	}
 	return res
 }

@@ -92,7 +92,7 @@ func TestReplayHandMadeLog(t *testing.T) {
 	}, v.Pairs)
 	assert.Equal(t, 3, v.PairsTotal)
 	assert.Equal(t, &FirstLeak{Line: 4, At: time.Second, Tenant: "B", PromptTokens: 125,
-		Victims: []Pair{{Victim: "A", Recipient: "B", Responses: 1, Pages: 7, Tokens: 119}}}, v.FirstLeak)
+		Victims: []Pair{{Victim: "A", Recipient: "B", Responses: 1, Pages: 7, Tokens: 119}}, Instance: 1}, v.FirstLeak)
 	assert.Zero(t, v.LongestWait)
 
 	assert.Equal(t, []int{7, 2, 5, 3, 0}, []int{f.Requests, f.OK, f.Rejected, f.Window, f.Leaked})

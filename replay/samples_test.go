@@ -43,13 +43,13 @@ func TestPublishedExcerpts(t *testing.T) {
 		first, last Request
 	}{
 		{"mooncake-conversation-head.jsonl", FormatMooncake, 20,
-			Request{0, "line 1", 6758, 500, 1, true}, Request{3 * time.Second, "line 20", 16609, 349, 20, true}},
+			Request{0, "line 1", 6758, 500, 1, true, ""}, Request{3 * time.Second, "line 20", 16609, 349, 20, true, ""}},
 		{"mooncake-synthetic-head.jsonl", FormatMooncake, 10,
-			Request{0, "line 1", 40160, 6, 1, true}, Request{1731 * time.Millisecond, "line 10", 16838, 292, 10, true}},
+			Request{0, "line 1", 40160, 6, 1, true, ""}, Request{1731 * time.Millisecond, "line 10", 16838, 292, 10, true, ""}},
 		{"azure-llm-conv-2023-head.csv", FormatAzure, 20,
-			Request{0, "line 2", 374, 44, 2, true}, Request{13025088 * time.Microsecond, "line 21", 1353, 142, 21, true}},
+			Request{0, "line 2", 374, 44, 2, true, ""}, Request{13025088 * time.Microsecond, "line 21", 1353, 142, 21, true, ""}},
 		{"azure-llm-code-2023-tail.csv", FormatAzure, 10,
-			Request{0, "line 2", 607, 10, 2, true}, Request{2000933 * time.Microsecond, "line 11", 549, 173, 11, true}},
+			Request{0, "line 2", 607, 10, 2, true, ""}, Request{2000933 * time.Microsecond, "line 11", 549, 173, 11, true, ""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

@@ -3,6 +3,8 @@ package replay
 import (
 	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"kvleak/engine"
@@ -39,9 +41,13 @@ type DoorSummary struct {
 	// Chart counts leaked responses over the log's time.
 	Chart Chart `json:"chart"`
 
+	instances int // the instances it counts over
+
 	pairs   map[[2]int32]int // victim, recipient → index in Pairs
-	exposed map[int32]bool
+	exposed map[int32]*exposure
+	order   []int32 // the exposed tenants, first exposed first
 	names   func(int32) string
+	files   *files // the vulnerable door's: whom to tell
 }
 
 // Pair is one tenant's KV reaching another's responses.
@@ -51,6 +57,35 @@ type Pair struct {
 	Responses int    `json:"responses"`
 	Pages     int64  `json:"pages"`
 	Tokens    int64  `json:"tokens"`
+	// Instances are the instances (from 1) it happened on, the first
+	// MaxInstancesNamed of them; nil through one instance.
+	Instances []int `json:"instances,omitempty"`
+}
+
+// MaxInstancesNamed bounds the instances a kept pair names.
+const MaxInstancesNamed = 8
+
+// Where says which instances a pair happened on, "on instance 2" or "on
+// instances 1, 3"; "" through one instance.
+func (p Pair) Where() string {
+	switch len(p.Instances) {
+	case 0:
+		return ""
+	case 1:
+		return "on instance " + strconv.Itoa(p.Instances[0])
+	}
+	var b strings.Builder
+	b.WriteString("on instances ")
+	for i, n := range p.Instances {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	if len(p.Instances) == MaxInstancesNamed {
+		b.WriteString(", …")
+	}
+	return b.String()
 }
 
 // FirstLeak is the first leaked response: where it is in the log and
@@ -61,14 +96,16 @@ type FirstLeak struct {
 	Tenant       string        `json:"tenant"`
 	PromptTokens int           `json:"promptTokens"`
 	Victims      []Pair        `json:"victims"`
+	// Instance is the instance (from 1) that served it.
+	Instance int `json:"instance"`
 }
 
-func newDoorSummary(names func(int32) string) *DoorSummary {
-	return &DoorSummary{pairs: map[[2]int32]int{}, exposed: map[int32]bool{}, names: names}
+func newDoorSummary(names func(int32) string, instances int, fs *files) *DoorSummary {
+	return &DoorSummary{pairs: map[[2]int32]int{}, exposed: map[int32]*exposure{}, names: names, instances: instances, files: fs}
 }
 
-// count takes a request's answer, given at now.
-func (s *DoorSummary) count(f *flight, now time.Duration) {
+// count takes a request's answer, given at now on instance inst.
+func (s *DoorSummary) count(f *flight, now time.Duration, inst int) {
 	switch f.Status {
 	case 200:
 		s.OK++
@@ -92,29 +129,62 @@ func (s *DoorSummary) count(f *flight, now time.Duration) {
 		if l.Tokens <= 0 {
 			continue
 		}
-		s.exposed[l.Tenant] = true
-		p := s.pair(l.Tenant, f.Tenant)
+		e := s.exposure(l.Tenant, f.req.At)
+		e.responses++
+		e.pages += int64(l.Pages)
+		e.tokens += int64(l.Tokens)
+		e.first, e.last = min(e.first, f.req.At), max(e.last, f.req.At)
+		p := s.pair(l.Tenant, f.Tenant, e)
 		if p != nil {
 			p.Responses++
 			p.Pages += int64(l.Pages)
 			p.Tokens += int64(l.Tokens)
+			p.Instances = s.addInstance(p.Instances, inst)
 		}
-		victims = append(victims, Pair{Victim: s.names(l.Tenant), Recipient: s.names(f.Tenant), Responses: 1, Pages: int64(l.Pages), Tokens: int64(l.Tokens)})
+		if s.files != nil {
+			s.files.pair(s.names(l.Tenant), s.names(f.Tenant), f.req, l.Pages, l.Tokens, inst)
+		}
+		victims = append(victims, Pair{Victim: s.names(l.Tenant), Recipient: s.names(f.Tenant), Responses: 1, Pages: int64(l.Pages), Tokens: int64(l.Tokens), Instances: s.addInstance(nil, inst)})
 	}
 	s.ExposedTenants = len(s.exposed)
 	if s.FirstLeak == nil {
-		s.FirstLeak = &FirstLeak{Line: f.req.Line, At: now, Tenant: s.names(f.Tenant), PromptTokens: f.PromptTokens, Victims: victims}
+		s.FirstLeak = &FirstLeak{Line: f.req.Line, At: now, Tenant: s.names(f.Tenant), PromptTokens: f.PromptTokens, Victims: victims, Instance: inst + 1}
 	}
 }
 
-// pair is the kept pair of victim and recipient, nil past MaxPairsKept.
-func (s *DoorSummary) pair(victim, recipient int32) *Pair {
+// exposure is what tenant's KV has reached so far, first reached at at.
+func (s *DoorSummary) exposure(tenant int32, at time.Duration) *exposure {
+	e := s.exposed[tenant]
+	if e == nil {
+		e = &exposure{first: at, last: at}
+		s.exposed[tenant] = e
+		s.order = append(s.order, tenant)
+	}
+	return e
+}
+
+// addInstance adds instance inst (from 0) to a pair's, through more than
+// one instance.
+func (s *DoorSummary) addInstance(list []int, inst int) []int {
+	if s.instances <= 1 || len(list) >= MaxInstancesNamed || slices.Contains(list, inst+1) {
+		return list
+	}
+	return append(list, inst+1)
+}
+
+// pair is the kept pair of victim and recipient, nil past MaxPairsKept;
+// e is the victim's exposure, which counts its distinct recipients.
+func (s *DoorSummary) pair(victim, recipient int32, e *exposure) *Pair {
 	k := [2]int32{victim, recipient}
 	if i, ok := s.pairs[k]; ok {
 		if i < 0 {
 			return nil
 		}
 		return &s.Pairs[i]
+	}
+	e.recipients++
+	if len(e.named) < MaxRecipientsNamed {
+		e.named = append(e.named, recipient)
 	}
 	s.PairsTotal++
 	if len(s.Pairs) >= MaxPairsKept {
@@ -126,10 +196,15 @@ func (s *DoorSummary) pair(victim, recipient int32) *Pair {
 	return &s.Pairs[len(s.Pairs)-1]
 }
 
-// finish sorts the pairs, the most responses first.
+// finish sorts the pairs, the most responses first, and writes the
+// tenants file.
 func (s *DoorSummary) finish() {
 	slices.SortStableFunc(s.Pairs, func(a, b Pair) int { return cmp.Compare(b.Responses, a.Responses) })
 	s.pairs = nil
+	if s.files != nil {
+		s.files.exposed(s.order, s.exposed, s.names)
+	}
+	s.exposed, s.order = nil, nil
 }
 
 // Ops is a run of the playground that shows the first leak at the

@@ -55,21 +55,30 @@ func (t Tenancy) tenant(line int) string {
 	return "tenant " + strconv.Itoa(int(h%uint64(t.Tenants))+1)
 }
 
+// MaxSessionLen bounds a session's name: a UUID is 36 characters.
+const MaxSessionLen = 128
+
 // checkTenant holds a tenant name from the log to the engine's rule for a
 // name typed on the page: printable UTF-8, 1 to engine.MaxTenantLen
 // characters.
-func checkTenant(name string) error {
+func checkTenant(name string) error { return checkName("tenant", name, engine.MaxTenantLen) }
+
+// checkSession holds a session's name to the same rule, up to
+// MaxSessionLen characters.
+func checkSession(name string) error { return checkName("session", name, MaxSessionLen) }
+
+func checkName(field, name string, most int) error {
 	switch n := utf8.RuneCountInString(name); {
 	case !utf8.ValidString(name):
-		return badField("tenant", "is not valid UTF-8")
+		return badField(field, "is not valid UTF-8")
 	case n == 0:
-		return badField("tenant", "is empty")
-	case n > engine.MaxTenantLen:
-		return badField("tenant", "%s has %d characters: at most %d allowed", shown(name), n, engine.MaxTenantLen)
+		return badField(field, "is empty")
+	case n > most:
+		return badField(field, "%s has %d characters: at most %d allowed", shown(name), n, most)
 	}
 	for _, c := range name {
 		if !unicode.IsPrint(c) {
-			return badField("tenant", "%s contains a control or invisible character (%U)", shown(name), c)
+			return badField(field, "%s contains a control or invisible character (%U)", shown(name), c)
 		}
 	}
 	return nil

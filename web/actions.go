@@ -160,3 +160,9 @@ func (p *playground) onTourFix(ctx app.Context, fix tour.TourFix) {
 
 func (p *playground) onDismissBanner(ctx app.Context) { p.banner = "" }
 func (p *playground) onDismissCrash(ctx app.Context)  { p.crash = "" }
+
+// onDeployChecked keeps the Deploy check's servers' settings for the
+// Replay panel: rooms do not import each other, so they pass here.
+func (p *playground) onDeployChecked(ctx app.Context, s *model.ServerSettings) {
+	p.servers = s
+}

@@ -43,6 +43,9 @@ type playground struct {
 	// and opens its links in a new tab (dom.OpenLinksOutside).
 	embedWired bool
 	stops      []func()
+	// servers are the Deploy check's two servers' settings, which the
+	// Replay panel offers to replay a log at; nil until a check holds two.
+	servers *model.ServerSettings
 	// self is the page's own context, from OnMount (browser only): a change
 	// made from a child that shows only its inputs renders the page through
 	// it (renderPageOnly).

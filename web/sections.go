@@ -65,8 +65,8 @@ func (p *playground) sections(v pageViews) app.UI {
 		experiments.NewMetricsPanel().Metrics(v.metrics),
 		experiments.NewPrometheusView().Text(v.prometheus),
 		run.NewEventLog().Events(v.events).Selected(v.selected).OnSelect(p.onSelectStep),
-		deploy.NewDeployPanel(),
-		replaypanel.New().Config(p.s.Config()).Embed(v.view.Embed),
+		deploy.NewDeployPanel().OnChecked(p.onDeployChecked),
+		replaypanel.New().Config(p.s.Config()).Embed(v.view.Embed).Servers(p.servers),
 		share.NewSharePanel().Links(v.links).OnExport(p.exportRun).OnExportTrace(p.exportTrace).OnImport(p.onImport),
 		tour.NewTimelineView().Points(model.IncidentTimeline()),
 	)

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of TestCheck")
+var update = flag.Bool("update", false, "rewrite the golden files of TestCheck and TestHelp")
 
 // fixtures is deploycheck's folder of what SGLang servers report.
 const fixtures = "../../deploycheck/testdata/"
@@ -82,14 +82,7 @@ func TestCheck(t *testing.T) {
 			} else {
 				assert.Empty(t, errOut.String())
 			}
-			golden := filepath.Join("testdata", "check", c.golden+".golden")
-			if *update {
-				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
-				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err)
-			assert.Equal(t, string(want), got)
+			assertGolden(t, filepath.Join("testdata", "check", c.golden+".golden"), got)
 		})
 	}
 }

@@ -18,11 +18,13 @@
 //
 // writes a run as a Chrome Trace Event file for Perfetto (engine/trace).
 //
-//	go run ./cmd/kvleak replay [-preset NAME | -link 'URL or query'] [-json] FILE
+//	go run ./cmd/kvleak replay [-prefill FILE -decode FILE | -preset NAME | -link 'URL or query' | -context N …] [-instances N] [-pairs FILE] [-tenants FILE] [-json] LOG
 //
 // streams a request log (ours, Mooncake's or Azure's; see package replay)
-// through the vulnerable and the fixed door and prints how many responses
-// carried another tenant's KV, whose and to whom: exit 0 when none did, 1
+// through the vulnerable and the fixed door, at the settings of the two
+// servers check reads (or a preset's, a link's or the numbers given), and
+// prints how many responses carried another tenant's KV, whose and to
+// whom; -pairs and -tenants write them as CSV: exit 0 when none did, 1
 // when some did, 2 on unusable input.
 //
 //	go run ./cmd/kvleak challenge N (-link 'URL or query' | -file RUN.json) [-answer can|cannot]
@@ -30,6 +32,8 @@
 // checks a run against challenge N of the capture-the-flag ladder (package
 // challenge): exit 0 when it solves it, 1 when not, 2 on bad input; -h
 // lists the ladder.
+//
+// Each command's -h lists its flags, with an example (help.go).
 package main
 
 import (
@@ -39,7 +43,7 @@ import (
 	"strings"
 )
 
-const usage = "usage: kvleak demo | kvleak check -prefill FILE -decode FILE | kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] | kvleak replay [flags] FILE | kvleak challenge N -link 'URL or query'"
+const usage = "usage: kvleak <command> [flags] [arguments]: demo, check, replay, trace or challenge"
 
 // Exit statuses.
 const (
@@ -60,24 +64,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runIn is run with a standard input, which replay can read a log from.
 func runIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "demo":
-			return demo(args[1:], stdout, stderr)
-		case "check":
-			return check(args[1:], stdout, stderr)
-		case "replay":
-			return replayLog(args[1:], stdin, stdout, stderr)
-		case "challenge":
-			return gradeChallenge(args[1:], stdout, stderr)
-		case "trace":
-			if err := runTrace(args[1:], stdout); err != nil {
-				return fail(stderr, err.Error())
-			}
-			return exitOK
-		}
+	if len(args) == 0 {
+		return fail(stderr, usage+"\nRun 'kvleak -h' for the commands.")
 	}
-	return fail(stderr, usage)
+	switch args[0] {
+	case "demo":
+		return demo(args[1:], stdout, stderr)
+	case "check":
+		return check(args[1:], stdout, stderr)
+	case "replay":
+		return replayLog(args[1:], stdin, stdout, stderr)
+	case "trace":
+		return runTrace(args[1:], stdout, stderr)
+	case "challenge":
+		return gradeChallenge(args[1:], stdout, stderr)
+	}
+	if isHelp(args[0]) {
+		fmt.Fprint(stdout, topHelp)
+		return exitOK
+	}
+	return fail(stderr, fmt.Sprintf("unknown command %q\n%s\nRun 'kvleak -h' for the commands.", args[0], usage))
 }
 
 // fail reports bad input on stderr.

@@ -27,12 +27,27 @@ func TestDemoMatchesTheArticle(t *testing.T) {
 	assert.Contains(t, notes, "attended over all 125 positions; prefill wrote 1")
 }
 
+// A misuse exits 2 and says why, with the usage line and where the flags
+// are explained; nothing on stdout.
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"dem"}, {"demo", "extra"}, {"check"}, {"check", "-prefill", "x"}, {"check", "-decode", "x"},
-		{"check", "-prefill", "x", "-decode", "y", "z"}, {"check", "-bogus"}, {"check", "-h"}} {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{nil, usage},
+		{[]string{"dem"}, `unknown command "dem"`},
+		{[]string{"demo", "extra"}, "demo takes no arguments\nusage: kvleak demo\nRun 'kvleak demo -h' for its flags."},
+		{[]string{"check"}, "check needs -prefill FILE and -decode FILE"},
+		{[]string{"check", "-prefill", "x"}, "check needs -prefill FILE and -decode FILE"},
+		{[]string{"check", "-decode", "x"}, "check needs -prefill FILE and -decode FILE"},
+		{[]string{"check", "-prefill", "x", "-decode", "y", "z"}, "check needs -prefill FILE and -decode FILE, and no arguments"},
+		{[]string{"check", "-bogus"}, "flag provided but not defined: -bogus\nusage: kvleak check -prefill FILE -decode FILE\nRun 'kvleak check -h' for its flags."},
+		{[]string{"replay", "-instances", "x", "-"}, `invalid value "x" for flag -instances`},
+	} {
 		var out, errOut bytes.Buffer
-		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
-		assert.Equal(t, "kvleak: "+usage+"\n", errOut.String(), "%q", args)
+		assert.Equal(t, 2, run(c.args, &out, &errOut), "%q", c.args)
+		assert.True(t, strings.HasPrefix(errOut.String(), "kvleak: "), "%q: %s", c.args, errOut.String())
+		assert.Contains(t, errOut.String(), c.msg, "%q", c.args)
 		assert.Empty(t, out.String())
 	}
 }

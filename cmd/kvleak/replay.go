@@ -2,46 +2,72 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"kvleak/engine"
 	"kvleak/replay"
 	"kvleak/web/model"
 )
 
-const replayUsage = "usage: kvleak replay [-preset NAME | -link 'URL or query'] [-fix fixed|upstream] [-tenants N -seed S] [-prefill-tps N] [-tpot-ms N] [-json] FILE (- for stdin)"
+const replayUsage = "usage: kvleak replay [flags] LOG"
+
+var replayHelp = help{
+	usage: replayUsage,
+	about: `Replay streams a request log through the vulnerable door and a fixed one
+and prints how many responses carried another tenant's KV, whose and to
+whom. LOG is a file, or - for standard input, in one of the formats of
+package replay: ours (JSONL or CSV: t, tenant, prompt_tokens,
+output_tokens, and optionally session), Mooncake's traces or Azure's LLM
+inference trace. Bad lines are skipped and named.
+
+The settings it replays at come from one of: the two servers' files that
+kvleak check reads (-prefill and -decode), a preset (-preset), a
+permalink (-link), or the numbers one by one (-context, -prefill-pool,
+-decode-pool, -page; glm-launch's where not given). Two of them for one
+setting are an error that names both; with none, glm-launch's.
+
+-pairs and -tenants write whom to tell, as CSV with a header row, as the
+replay streams: every victim → recipient pair of a leaked response, and
+every exposed tenant. Tenant names are quoted, and one starting with =,
++, -, @, a tab or a carriage return is written with a ' in front, so that
+a spreadsheet shows it and does not run it.`,
+	example: "kvleak replay -prefill prefill.json -decode decode.json -instances 8 -pairs pairs.csv -tenants tenants.csv requests.csv",
+	exit:    "0 no response leaked, 1 a response leaked, 2 unusable input.",
+}
 
 // replayLog streams a request log through the vulnerable and the fixed
-// door at a preset's or a link's settings (glm-launch's when neither is
-// given) and prints what each answered: exit 0 when nothing leaked, 1 when
-// something did, 2 on unusable input.
+// door at the settings the flags give and prints what each answered.
 func replayLog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	preset := fs.String("preset", "", "a preset's slug (default glm-launch)")
-	link := fs.String("link", "", "a permalink, or its query: its settings")
-	tenants := fs.Int("tenants", 0, "tenants to share a log's unnamed requests among (0: each its own)")
-	seed := fs.Uint64("seed", 0, "the seed of -tenants' hash")
-	tps := fs.Float64("prefill-tps", replay.DefaultTiming.PrefillTokensPerSecond, "prefill's throughput, tokens a second")
-	tpot := fs.Float64("tpot-ms", replay.DefaultTiming.SecondsPerOutputToken*1000, "decode's time per output token, ms")
+	fs := newFlags("replay")
+	dep := addDeployment(fs)
+	share := fs.Int("share", 0, "give the requests the log names no tenant for one of `N` tenants by a seeded hash (0: each request its own tenant)")
+	seed := fs.Uint64("seed", 0, "the seed `S` of -share's hash")
+	tps := fs.Float64("prefill-tps", replay.DefaultTiming.PrefillTokensPerSecond, "prefill's throughput, `tokens` a second (the replay's own timing model)")
+	tpot := fs.Float64("tpot-ms", replay.DefaultTiming.SecondsPerOutputToken*1000, "decode's time per output token, in `ms`")
+	instances := fs.Int("instances", 1, "replay through `N` prefill/decode pairs behind a router, each with its own pools: round-robin, and a session the log names kept on one pair")
+	fix := fs.String("fix", string(engine.Fixed), "the fixed side's `door`: fixed (Cloudflare's patch) or upstream (SGLang's #38935)")
+	pairsFile := fs.String("pairs", "", "write every victim → recipient pair of a leaked response to `FILE` as CSV")
+	tenantsFile := fs.String("tenants", "", "write every exposed tenant to `FILE` as CSV")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	fix := fs.String("fix", string(engine.Fixed), "the fixed side's door: fixed (Cloudflare's patch) or upstream (SGLang's #38935)")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || (*preset != "" && *link != "") {
-		return fail(stderr, replayUsage)
+	if ok, code := replayHelp.parse(fs, args, stdout, stderr); !ok {
+		return code
 	}
-	cfg, err := replaySettings(*preset, *link)
+	if fs.NArg() != 1 {
+		return replayHelp.fail(stderr, fs, "replay takes one log: a file, or - for standard input")
+	}
+	cfg, notes, err := dep.settings(fs)
 	if err != nil {
 		return fail(stderr, err.Error())
 	}
-	opts := replay.Options{Config: cfg, Tenancy: replay.Tenancy{Tenants: *tenants, Seed: *seed},
+	opts := replay.Options{Config: cfg, Tenancy: replay.Tenancy{Tenants: *share, Seed: *seed}, Instances: *instances, Notes: notes,
 		Timing: replay.Timing{PrefillTokensPerSecond: *tps, SecondsPerOutputToken: *tpot / 1000}, Fix: engine.Mode(*fix)}
 	if err := opts.Tenancy.Check(); err != nil {
-		return fail(stderr, err.Error())
+		return fail(stderr, "-share: "+err.Error())
+	}
+	if *instances < 1 || *instances > replay.MaxInstances {
+		return fail(stderr, fmt.Sprintf("-instances %d: must be between 1 and %s", *instances, engine.Thousands(replay.MaxInstances)))
 	}
 	in := stdin
 	if name := fs.Arg(0); name != "-" {
@@ -52,8 +78,13 @@ func replayLog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = f
 	}
-	res, err := replay.Run(in, opts)
+	out, err := createFiles(*pairsFile, *tenantsFile)
 	if err != nil {
+		return fail(stderr, err.Error())
+	}
+	opts.Files = out.files
+	res, err := replay.Run(in, opts)
+	if err = out.close(err); err != nil {
 		return fail(stderr, err.Error())
 	}
 	if *asJSON {
@@ -77,29 +108,6 @@ type replayJSON struct {
 	FirstLeakLink string `json:"firstLeakLink,omitempty"`
 }
 
-// replaySettings is the deployment to replay at.
-func replaySettings(preset, link string) (engine.Config, error) {
-	if link != "" {
-		st, err := model.DecodeLink(linkQuery(link))
-		switch {
-		case errors.Is(err, model.ErrNoState):
-			return engine.Config{}, errors.New("the link carries no settings (it needs v= and preset= or setting keys)")
-		case err != nil:
-			return engine.Config{}, fmt.Errorf("the link: %v", err)
-		}
-		return st.Config, nil
-	}
-	if preset == "" {
-		preset = "glm-launch"
-	}
-	p, ok := engine.PresetBySlug(preset)
-	if !ok {
-		slugs, _ := engine.PresetNames()
-		return engine.Config{}, fmt.Errorf("no preset %q: one of %s", preset, strings.Join(slugs, ", "))
-	}
-	return p.Config, nil
-}
-
 // printReplay writes the result for a person, in the panel's words
 // (model.NewReplayView): the page and the terminal say the same.
 func printReplay(w io.Writer, res replay.Result) {
@@ -112,8 +120,12 @@ func printReplay(w io.Writer, res replay.Result) {
 	if len(v.Pairs) > 0 {
 		fmt.Fprintf(w, "\nWhose KV reached whom (victim → recipient: responses, pages, tokens), %s:\n", v.PairsNote)
 		for _, p := range v.Pairs {
-			fmt.Fprintf(w, "  %s → %s: %s, %s, %s\n", p.Victim, p.Recipient,
+			fmt.Fprintf(w, "  %s → %s: %s, %s, %s", p.Victim, p.Recipient,
 				engine.Thousands(int64(p.Responses)), engine.Thousands(p.Pages), engine.Thousands(p.Tokens))
+			if where := p.Where(); where != "" {
+				fmt.Fprintf(w, " (%s)", where)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	if v.FirstLeak != "" {

@@ -64,10 +64,10 @@ func TestReplayCommandRefuses(t *testing.T) {
 		msg   string
 	}{
 		{"", nil, replayUsage},
-		{"", []string{"-preset", "demo", "-link", "?v=3", "-"}, replayUsage},
+		{"", []string{"-preset", "demo", "-link", "?v=3", "-"}, "-preset and -link both give the settings: give one"},
 		{"", []string{"-preset", "nope", "-"}, `no preset "nope"`},
 		{"", []string{"-link", "?v=3&ctx=abc", "-"}, "the link:"},
-		{"", []string{"-tenants", "-1", "-"}, "tenants -1"},
+		{"", []string{"-share", "-1", "-"}, "-share: tenants -1"},
 		{"", []string{"-prefill-tps", "0", "-"}, "prefill throughput"},
 		{"x", []string{"-fix", "vulnerable", "-"}, `fix "vulnerable"`},
 		{"", []string{"no-such-file.csv"}, "no-such-file.csv"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,29 +14,44 @@ import (
 
 const traceUsage = "usage: kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] > run.trace.json"
 
+var traceHelp = help{
+	usage: traceUsage,
+	about: `Trace writes a run as a Chrome Trace Event file for ui.perfetto.dev or
+chrome://tracing: client, router, prefill and decode as processes, each
+stage a slice, each transfer a flow, each pool's pages as counters — the
+bytes the page's Export trace downloads. The run is one of a preset's, a
+permalink's or an exported run file's (for a run too large for a link);
+give at most one.`,
+	example: "kvleak trace -preset glm-launch > run.trace.json",
+	exit:    "0 written, 2 bad input.",
+}
+
 // runTrace writes a run as a trace for Perfetto (engine/trace): a preset's
 // (the demo's when nothing is named), a permalink's — the bytes the page's
 // Export trace downloads for it — or an exported run file's, for a run too
 // large for a link.
-func runTrace(args []string, w io.Writer) error {
-	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	preset := fs.String("preset", "", "a preset's slug")
-	link := fs.String("link", "", "a permalink, or its query")
-	file := fs.String("file", "", "a run file from Export JSON")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || fs.NFlag() > 1 {
-		return errors.New(traceUsage)
+func runTrace(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("trace")
+	preset := fs.String("preset", "", "a preset's `slug`, such as glm-launch (default demo)")
+	link := fs.String("link", "", "a permalink (`URL`), or its query: its run")
+	file := fs.String("file", "", "a run file (`RUN.json`) from the page's Export JSON")
+	if ok, code := traceHelp.parse(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 || fs.NFlag() > 1 {
+		return traceHelp.fail(stderr, fs, "give at most one of -preset, -link and -file, and no arguments")
 	}
 	name, cfg, ops, err := traceRun(*preset, *link, *file)
-	if err != nil {
-		return err
+	if err == nil {
+		var data []byte
+		if data, err = trace.Export(name, cfg, ops); err == nil {
+			_, err = stdout.Write(data)
+		}
 	}
-	data, err := trace.Export(name, cfg, ops)
 	if err != nil {
-		return err
+		return fail(stderr, err.Error())
 	}
-	_, err = w.Write(data)
-	return err
+	return exitOK
 }
 
 // traceRun is the run to trace and its name, as the page names it: the

@@ -15,14 +15,24 @@ import (
 // on the engine's limits). It has no inputs: the pasted text is its own,
 // read from the boxes when Check is pressed and kept nowhere, and the
 // replay is an ordinary link, opened as any permalink is (web/nav.go).
+// What leaves it is the pair's numbers (model.ServerSettings), handed up
+// to the page after each check for the Replay panel.
 type deployPanel struct {
 	app.Compo
 
-	view    model.DeployView
-	checked bool
+	view      model.DeployView
+	checked   bool
+	onChecked func(app.Context, *model.ServerSettings)
 }
 
 func NewDeployPanel() *deployPanel { return &deployPanel{} }
+
+// OnChecked is called after each check with the pair's settings, nil when
+// the check refused the boxes or the pair.
+func (c *deployPanel) OnChecked(f func(app.Context, *model.ServerSettings)) *deployPanel {
+	c.onChecked = f
+	return c
+}
 
 // The boxes' ids; the check reads them by id.
 const (
@@ -84,4 +94,7 @@ func (c *deployPanel) verdict(v model.DeployView) app.UI {
 
 func (c *deployPanel) onCheck(ctx app.Context, e app.Event) {
 	c.view, c.checked = model.CheckDeployment(dom.ValueOf(deployPrefillID), dom.ValueOf(deployDecodeID)), true
+	if c.onChecked != nil {
+		c.onChecked(ctx, c.view.Settings)
+	}
 }

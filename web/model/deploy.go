@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"strings"
 
 	"kvleak/deploycheck"
 	"kvleak/engine"
@@ -41,6 +42,33 @@ type DeployView struct {
 	// Link is the replay's query string; "" when there is none, and
 	// LinkNote then says why. Otherwise LinkNote says what the replay sends.
 	Link, LinkNote string
+	// Settings are the pair's settings for a request log's replay; nil
+	// when refused (LinkNote then says why).
+	Settings *ServerSettings
+}
+
+// ServerSettings are a checked pair's settings as a request log is
+// replayed at them (deploycheck.Verdict.Settings): the Replay panel's
+// "Replay at these servers' settings" and kvleak replay -prefill -decode.
+type ServerSettings struct {
+	Config engine.Config
+	// Verdict is the check's headline; Notes say, in sentences, where one
+	// engine's settings differ from the two servers'.
+	Verdict string
+	Notes   []string
+}
+
+// Describe says, for the Replay panel, which settings a log is replayed
+// at from the Deploy check.
+func (s *ServerSettings) Describe() string {
+	c := s.Config
+	return "The Deploy check holds two servers: context " + engine.Thousands(int64(c.ContextTokens)) + ", prefill pool " + engine.Thousands(int64(c.PoolTokens)) +
+		", decode pool " + engine.Thousands(int64(c.DecodePoolTokens)) + " tokens, pages of " + engine.Thousands(int64(c.PageTokens)) + "."
+}
+
+// ReplayNotes are the notes a replay at these settings begins with.
+func (s *ServerSettings) ReplayNotes() []string {
+	return append([]string{"The settings are the two servers' pasted in the Deploy check: " + s.Verdict + "."}, s.Notes...)
 }
 
 // CheckDeployment checks what was pasted in the two boxes.
@@ -55,6 +83,12 @@ func CheckDeployment(prefill, decode string) DeployView {
 		return view
 	}
 	view := DeployView{Status: v.Status, Lines: v.Lines()}
+	if st, err := v.Settings(); err == nil {
+		view.Settings = &ServerSettings{Config: st.Config, Verdict: view.Lines[0]}
+		for _, n := range st.Notes {
+			view.Settings.Notes = append(view.Settings.Notes, strings.ToUpper(n[:1])+n[1:]+".")
+		}
+	}
 	r, err := v.Replay()
 	if err != nil {
 		view.LinkNote = "No replay: the pair is " + err.Error() + "."

@@ -17,6 +17,7 @@ type ReplayForm struct {
 	Seed       string
 	PrefillTPS string // prefill's throughput, tokens a second
 	TPOTms     string // decode's time per output token, milliseconds
+	Instances  string // prefill/decode pairs behind the router
 }
 
 // The Replay panel's fields, by DOM id: the keys of ReplayForm.Check's
@@ -26,6 +27,7 @@ const (
 	ReplaySeedID    = "replay-seed"
 	ReplayTPSID     = "replay-prefill-tps"
 	ReplayTPOTID    = "replay-tpot"
+	ReplayInstID    = "replay-instances"
 )
 
 // DefaultReplayForm is replay's own defaults, as `kvleak replay` takes them.
@@ -35,6 +37,7 @@ func DefaultReplayForm() ReplayForm {
 		Tenants: "8", Seed: "0",
 		PrefillTPS: engine.Thousands(int64(t.PrefillTokensPerSecond)),
 		TPOTms:     strconv.FormatFloat(t.SecondsPerOutputToken*1000, 'f', -1, 64),
+		Instances:  "1",
 	}
 }
 
@@ -77,6 +80,13 @@ func (f ReplayForm) Options(cfg engine.Config) (replay.Options, map[string]strin
 		errs[ReplayTPOTID] = "Time per output token: " + tpotErr.Error()
 	case (replay.Timing{PrefillTokensPerSecond: 1, SecondsPerOutputToken: tpot / 1000}).Check() != nil:
 		errs[ReplayTPOTID] = (replay.Timing{PrefillTokensPerSecond: 1, SecondsPerOutputToken: tpot / 1000}).Check().Error()
+	}
+	if n, err := ParseCount(f.Instances); err != nil {
+		errs[ReplayInstID] = "Instances: " + err.Error()
+	} else if n > replay.MaxInstances {
+		errs[ReplayInstID] = "Instances: at most " + engine.Thousands(replay.MaxInstances)
+	} else {
+		opts.Instances = n
 	}
 	if len(errs) > 0 {
 		return opts, errs

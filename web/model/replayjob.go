@@ -13,18 +13,47 @@ type ReplayJob struct {
 	rp   *replay.Replay
 	in   *countingReader
 	size int64
+	// pairs and tenants are the files kvleak replay -pairs and -tenants
+	// write, made as the replay streams.
+	pairs, tenants appender
 }
 
 // StartReplay checks the log's first line and returns the job; size is
 // the log's length in bytes, for the progress bar. An error is a log that
 // cannot be replayed, in words for the reader.
 func StartReplay(r io.Reader, size int64, opts replay.Options) (*ReplayJob, error) {
-	in := &countingReader{r: r}
-	rp, err := replay.New(in, opts)
+	j := &ReplayJob{in: &countingReader{r: r}, size: size}
+	opts.Files = replay.Files{Pairs: &j.pairs, Tenants: &j.tenants}
+	rp, err := replay.New(j.in, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &ReplayJob{rp: rp, in: in, size: size}, nil
+	j.rp = rp
+	return j, nil
+}
+
+// ReplayFiles are a replay's files of whom to tell, as the Replay panel
+// downloads them: the bytes of kvleak replay -pairs and -tenants.
+type ReplayFiles struct {
+	Pairs, Tenants []byte
+}
+
+// The files' names when downloaded.
+const (
+	ReplayPairsFile   = "kvleak-pairs.csv"
+	ReplayTenantsFile = "kvleak-tenants.csv"
+)
+
+// Files are the job's files, complete once Step returned true.
+func (j *ReplayJob) Files() ReplayFiles { return ReplayFiles{Pairs: j.pairs, Tenants: j.tenants} }
+
+// appender is a file in memory: bytes.Buffer's reading half would come to
+// the wasm with it.
+type appender []byte
+
+func (a *appender) Write(p []byte) (int, error) {
+	*a = append(*a, p...)
+	return len(p), nil
 }
 
 // Step replays up to n more requests: true once the log is done.

@@ -55,8 +55,8 @@ func NewReplayView(res replay.Result, embed bool) ReplayView {
 	out := ReplayView{
 		Summary: fmt.Sprintf("Replayed %s requests (%s) over %s; %s %s skipped.", th(int64(v.Requests)), res.Format,
 			res.Span.Round(time.Millisecond), th(int64(res.Skip.Count)), plural(res.Skip.Count, "line", "lines")),
-		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, allocator %s, scrub on free %s; the fixed door: %s.",
-			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix)),
+		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, allocator %s, scrub on free %s; the fixed door: %s%s.",
+			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix), instancesText(res.Instances)),
 		Data: ReplayData{Requests: v.Requests, Leaked: v.Leaked, ExposedTenants: v.ExposedTenants,
 			FixedLeaked: f.Leaked, FixedRejected: f.Rejected, Skipped: res.Skip.Count},
 		Notes:       res.Notes,
@@ -81,8 +81,12 @@ func NewReplayView(res replay.Result, embed bool) ReplayView {
 		out.PairsNote = fmt.Sprintf("%s of %s", th(int64(len(out.Pairs))), th(int64(v.PairsTotal)))
 	}
 	if l := v.FirstLeak; l != nil {
-		out.FirstLeak = fmt.Sprintf("Line %s at %s, tenant %s, a %s-token prompt, carrying %s tokens of tenant %s's KV.",
+		out.FirstLeak = fmt.Sprintf("Line %s at %s, tenant %s, a %s-token prompt, carrying %s tokens of tenant %s's KV",
 			th(int64(l.Line)), l.At.Round(time.Millisecond), l.Tenant, th(int64(l.PromptTokens)), th(l.Victims[0].Tokens), l.Victims[0].Victim)
+		if w := l.Victims[0].Where(); w != "" {
+			out.FirstLeak += ", " + w
+		}
+		out.FirstLeak += "."
 		out.FirstLeakLink = ReplayLeakLink(res, embed)
 	}
 	for _, s := range res.Skip.First {
@@ -102,6 +106,14 @@ func ReplayLeakLink(res replay.Result, embed bool) string {
 		return ""
 	}
 	return "?" + EncodeLink(LinkState{Config: res.Config, Ops: ops, View: View{Embed: embed}})
+}
+
+// instancesText names the instances, through more than one.
+func instancesText(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("; %s prefill/decode instances", engine.Thousands(int64(n)))
 }
 
 // fixName is the fixed door by the name the door chooser gives it.

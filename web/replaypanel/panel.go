@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -22,6 +23,9 @@ type Panel struct {
 
 	IConfig engine.Config
 	IEmbed  bool
+	// IServers are the Deploy check's two servers' settings, nil until it
+	// holds two: the panel then offers to replay at them.
+	IServers *model.ServerSettings
 
 	form model.ReplayForm
 	errs map[string]string // the form's refused fields, by id
@@ -38,7 +42,8 @@ type Panel struct {
 	progress model.ReplayProgress
 	gen      atomic.Int64 // the run in progress; a new run or Cancel moves it on
 	result   *model.ReplayView
-	finished int // replays finished, the result's data-run
+	files    model.ReplayFiles // the result's files of whom to tell
+	finished int               // replays finished, the result's data-run
 	// resultHTML is the result's markup (resultMarkup), made once a result.
 	resultHTML string
 	took       timing // the last result's replay, in the page
@@ -71,6 +76,9 @@ func (c *Panel) Config(cfg engine.Config) *Panel { c.IConfig = cfg; return c }
 // Embed says whether the page is an embed: the first leak's link then
 // opens in the embed.
 func (c *Panel) Embed(on bool) *Panel { c.IEmbed = on; return c }
+
+// Servers sets the Deploy check's servers' settings, nil when it holds none.
+func (c *Panel) Servers(s *model.ServerSettings) *Panel { c.IServers = s; return c }
 
 func (c *Panel) Render() app.UI {
 	f := c.form
@@ -109,9 +117,10 @@ func (c *Panel) Render() app.UI {
 				c.field(model.ReplaySeedID, "Seed", f.Seed, "numeric", !f.Shared),
 			),
 			app.FieldSet().Class("replay-timing").Body(
-				app.Legend().Text("Timing: the replay's own model"),
+				app.Legend().Text("Timing and the fleet: the replay's own model"),
 				c.field(model.ReplayTPSID, "Prefill throughput (tokens/s)", f.PrefillTPS, "decimal", false),
 				c.field(model.ReplayTPOTID, "Time per output token (ms)", f.TPOTms, "decimal", false),
+				c.field(model.ReplayInstID, "Prefill/decode instances (round-robin; a session the log names stays on one)", f.Instances, "numeric", false),
 			),
 		),
 		app.P().ID("replay-at").Class("hint").Text(fmt.Sprintf("Replays at this page's settings: context %s, prefill pool %s, decode pool %s tokens, pages of %s, the %s allocator, scrub %s.",
@@ -123,6 +132,12 @@ func (c *Panel) Render() app.UI {
 				return app.Button().ID("replay-cancel").Type("button").Text("Cancel").OnClick(c.safe(c.onCancel))
 			}),
 		),
+		app.If(c.IServers != nil, func() app.UI {
+			return app.Div().Class("row wrap replay-from").Body(
+				app.Button().ID("replay-from-deploy").Type("button").Text("Replay at these servers' settings").
+					Aria("describedby", "replay-deploy-settings").OnClick(c.safe(c.onRun)),
+				app.P().ID("replay-deploy-settings").Class("hint").Text(strings.Join(append([]string{c.IServers.Describe()}, c.IServers.Notes...), " ")))
+		}),
 		app.If(c.running, func() app.UI { return c.progressBar() }),
 		app.If(c.msg != "", func() app.UI { return app.P().ID("replay-msg").Class("field-error").Text(c.msg) }),
 		app.Div().ID("replay-status").Class("visually-hidden").Role("status").Aria("live", "polite").Text(c.announce),
@@ -276,6 +291,8 @@ func (c *Panel) onField(ctx app.Context, e app.Event) {
 		c.form.PrefillTPS = v
 	case model.ReplayTPOTID:
 		c.form.TPOTms = v
+	case model.ReplayInstID:
+		c.form.Instances = v
 	}
 	c.check()
 }

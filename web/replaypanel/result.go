@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/web/dom"
 	"kvleak/web/model"
 )
 
@@ -26,7 +27,20 @@ func (c *Panel) resultView() app.UI {
 	div = div.DataSet("requests", d.Requests).DataSet("leaked", d.Leaked).DataSet("exposed-tenants", d.ExposedTenants).
 		DataSet("fixed-leaked", d.FixedLeaked).DataSet("fixed-rejected", d.FixedRejected).DataSet("skipped", d.Skipped).
 		DataSet("elapsed-ms", c.took.elapsed.Milliseconds()).DataSet("longest-slice-ms", c.took.longest.Milliseconds()).DataSet("run", c.finished)
-	return div.Body(app.Raw(c.resultHTML))
+	return div.Body(app.Raw(c.resultHTML), app.Div().Class("row wrap replay-files").Body(
+		app.Button().ID("replay-pairs-csv").Type("button").Text("Download the pairs (CSV)").OnClick(c.safe(c.onCSV)),
+		app.Button().ID("replay-tenants-csv").Type("button").Text("Download the exposed tenants (CSV)").OnClick(c.safe(c.onCSV)),
+		app.P().Class("hint").Text("Whom to tell: every victim → recipient pair of a leaked response, and every exposed tenant, through the vulnerable door, as kvleak replay -pairs and -tenants write them."),
+	))
+}
+
+// onCSV downloads the file its button names.
+func (c *Panel) onCSV(ctx app.Context, e app.Event) {
+	if dom.SourceID(ctx) == "replay-pairs-csv" {
+		dom.Download(model.ReplayPairsFile, "text/csv", c.files.Pairs)
+	} else {
+		dom.Download(model.ReplayTenantsFile, "text/csv", c.files.Tenants)
+	}
 }
 
 // resultMarkup is a result as HTML, rendered as one raw element: it
@@ -66,7 +80,11 @@ func resultMarkup(v *model.ReplayView, leakHref string, seconds float64) string 
 			`<p class="hint">Victim → recipient: responses, pages, tokens, through the vulnerable door.</p><ol id="replay-pairs">`)
 		for _, p := range v.Pairs {
 			w(`<li><span class="pair-who">`, esc(p.Victim), ` → `, esc(p.Recipient), `</span>: `,
-				th(int64(p.Responses)), `, `, th(p.Pages), `, `, th(p.Tokens), `</li>`)
+				th(int64(p.Responses)), `, `, th(p.Pages), `, `, th(p.Tokens))
+			if where := p.Where(); where != "" {
+				w(` (`, where, `)`)
+			}
+			w(`</li>`)
 		}
 		w(`</ol>`)
 	}

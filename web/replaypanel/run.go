@@ -22,10 +22,17 @@ const slice = 30 * time.Millisecond
 // Step does: small enough that a slice overruns its time by little.
 const chunk = 16
 
-// onRun starts a replay of the log given last, replacing one under way.
-// A form or a log it cannot use changes nothing and says why.
+// onRun starts a replay of the log given last, replacing one under way:
+// at the page's settings, or at the Deploy check's servers' from
+// #replay-from-deploy. A form or a log it cannot use changes nothing and
+// says why.
 func (c *Panel) onRun(ctx app.Context, e app.Event) {
-	opts, errs := c.form.Options(c.IConfig)
+	cfg, notes := c.IConfig, []string(nil)
+	if s := c.IServers; s != nil && dom.SourceID(ctx) == "replay-from-deploy" {
+		cfg, notes = s.Config, s.ReplayNotes()
+	}
+	opts, errs := c.form.Options(cfg)
+	opts.Notes = notes
 	c.errs = errs
 	if errs != nil {
 		c.msg = "Nothing was replayed: correct the settings marked above."
@@ -42,7 +49,7 @@ func (c *Panel) onRun(ctx app.Context, e app.Event) {
 	c.running, c.msg, c.announce, c.progress = true, "", "Replaying…", model.ReplayProgress{}
 	embed := c.IEmbed
 	ctx.Async(func() {
-		view, took, err := replayIn(ctx, open, opts, func(p model.ReplayProgress) bool {
+		view, files, took, err := replayIn(ctx, open, opts, func(p model.ReplayProgress) bool {
 			if c.gen.Load() != gen {
 				return false
 			}
@@ -63,7 +70,7 @@ func (c *Panel) onRun(ctx app.Context, e app.Event) {
 				c.announce = c.msg
 				return
 			}
-			c.result, c.took, c.announce = &view, took, view.Announce
+			c.result, c.files, c.took, c.announce = &view, files, took, view.Announce
 			c.resultHTML = resultMarkup(&view, ctx.ResolveStaticResource("/"+view.FirstLeakLink), took.elapsed.Seconds())
 			c.finished++
 		})
@@ -111,7 +118,7 @@ func (c *Panel) opener(ctx app.Context) (func() (io.Reader, int64, error), error
 // replayIn replays the log, yielding to the browser after each slice of
 // work and reporting its progress then; report returns false to stop.
 // A panic (a bug) is an error: the page goes on.
-func replayIn(ctx app.Context, open func() (io.Reader, int64, error), opts replay.Options, report func(model.ReplayProgress) bool, embed bool) (view model.ReplayView, t timing, err error) {
+func replayIn(ctx app.Context, open func() (io.Reader, int64, error), opts replay.Options, report func(model.ReplayProgress) bool, embed bool) (view model.ReplayView, files model.ReplayFiles, t timing, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the replay stopped on a bug (%v); the page goes on", r)
@@ -121,19 +128,19 @@ func replayIn(ctx app.Context, open func() (io.Reader, int64, error), opts repla
 	start := time.Now()
 	r, size, err := open()
 	if err != nil {
-		return view, t, err
+		return view, files, t, err
 	}
 	begin := time.Now()
 	job, err := model.StartReplay(r, size, opts)
 	if err != nil {
-		return view, t, err
+		return view, files, t, err
 	}
 	for {
 		end := begin.Add(slice)
 		done := false
 		for !done && time.Now().Before(end) {
 			if done, err = job.Step(chunk); err != nil {
-				return view, t, err
+				return view, files, t, err
 			}
 		}
 		if done {
@@ -141,7 +148,7 @@ func replayIn(ctx app.Context, open func() (io.Reader, int64, error), opts repla
 		}
 		t.longest = max(t.longest, time.Since(begin))
 		if !report(job.Progress()) {
-			return view, t, errCancelled
+			return view, files, t, errCancelled
 		}
 		dom.Yield()
 		begin = time.Now()
@@ -149,7 +156,7 @@ func replayIn(ctx app.Context, open func() (io.Reader, int64, error), opts repla
 	view = model.NewReplayView(job.Result(), embed)
 	t.longest = max(t.longest, time.Since(begin))
 	t.elapsed = time.Since(start)
-	return view, t, nil
+	return view, job.Files(), t, nil
 }
 
 // timing is how long a replay took in the page, and the longest it held
