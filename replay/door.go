@@ -59,9 +59,15 @@ func newDoor(cfg engine.Config, timing Timing, sum *DoorSummary, inst int) (*doo
 // the next catchUp.
 func (d *door) arrive(r Request, tenant int32) {
 	f := &flight{req: r, arrive: r.At}
-	f.Tenant, f.PromptTokens = tenant, r.PromptTokens
+	// The log's output length stands for the max_new_tokens the client
+	// sent: decode's budget counts it (clamped, and clipped at 4,096).
+	f.Tenant, f.PromptTokens, f.MaxNewTokens = tenant, r.PromptTokens, r.OutputTokens
 	d.sum.Requests++
 	if !d.s.Admit(&f.StreamRequest) {
+		if f.NeverFits {
+			d.sum.neverFits(f)
+			return
+		}
 		d.sum.count(f, r.At, d.inst)
 		return
 	}

@@ -38,7 +38,10 @@ func hourOptions() Options {
 func checkDoors(t *testing.T, res Result) {
 	t.Helper()
 	for _, s := range []DoorSummary{res.Vulnerable, res.Fixed} {
-		require.Equal(t, s.Requests, s.OK+s.Rejected+s.Failed, "every request is answered 200, 400 or 500")
+		require.Equal(t, s.Requests, s.OK+s.Rejected+s.Failed+s.NeverFit, "every request is answered 200, 400 or 500, or never fits decode's budget")
+		require.LessOrEqual(t, len(s.NeverFitLines), min(s.NeverFit, maxNeverFitLines))
+		require.LessOrEqual(t, res.Fixed.NeverFit, res.Vulnerable.NeverFit, "the fixed door retires what the vulnerable one lets wait")
+		require.Equal(t, res.Vulnerable.NeverFit > 0, containsNote(res.Notes, "never fit decode's prealloc budget"), "a request that never fits is named in the notes")
 		require.LessOrEqual(t, s.Leaked, s.Window, "only a request in the window leaks")
 		require.LessOrEqual(t, int64(s.Leaked), s.LeakedTokens)
 		require.LessOrEqual(t, len(s.Pairs), s.PairsTotal)
@@ -56,7 +59,10 @@ func checkDoors(t *testing.T, res Result) {
 	require.Zero(t, res.Vulnerable.Failed)
 	if res.Fix == engine.Upstream {
 		require.Equal(t, res.Vulnerable.Rejected, res.Fixed.Rejected, "SGLang's door refuses what the vulnerable one refuses")
-		require.Equal(t, res.Vulnerable.Window, res.Fixed.Failed, "and fails the window with decode's 500")
+		require.LessOrEqual(t, res.Fixed.Failed, res.Vulnerable.Window, "and fails the window with decode's 500")
+		if res.Fixed.NeverFit == 0 {
+			require.Equal(t, res.Vulnerable.Window, res.Fixed.Failed, "all of it, when decode's budget takes every request")
+		}
 		return
 	}
 	require.Equal(t, res.Vulnerable.Rejected+res.Vulnerable.Window, res.Fixed.Rejected,
@@ -146,4 +152,14 @@ func FuzzReplay(f *testing.F) {
 		}
 		checkDoors(t, res)
 	})
+}
+
+// containsNote reports whether one of the notes says what.
+func containsNote(notes []string, what string) bool {
+	for _, n := range notes {
+		if strings.Contains(n, what) {
+			return true
+		}
+	}
+	return false
 }

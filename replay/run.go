@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"kvleak/engine"
@@ -205,6 +206,9 @@ func (rp *Replay) Result() Result {
 	if n := rp.opts.Instances; n > 1 {
 		res.Notes = append(res.Notes, rp.routeNote())
 	}
+	if note := neverFitNote(res.Vulnerable, rp.cfg); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
 	if w := res.Vulnerable.LongestWait; w > time.Minute {
 		pairs := "one prefill/decode pair of these sizes does not"
 		if n := rp.opts.Instances; n > 1 {
@@ -252,4 +256,24 @@ func (rp *Replay) name(id int32) string {
 		return "line " + strconv.Itoa(int(id))
 	}
 	return rp.names[-id-1]
+}
+
+// neverFitNote names the requests decode's prealloc budget could never
+// take ("" when there were none).
+func neverFitNote(s DoorSummary, cfg engine.Config) string {
+	if s.NeverFit == 0 {
+		return ""
+	}
+	lines := make([]string, len(s.NeverFitLines))
+	for i, l := range s.NeverFitLines {
+		lines[i] = thousands(l)
+	}
+	more := ""
+	if s.NeverFit > len(lines) {
+		more = ", …"
+	}
+	return fmt.Sprintf("%s %s never fit decode's prealloc budget, even on an idle pool of %s tokens with %s reserved for decoding (log %s %s%s): SGLang would hold %s and every request behind %s in DecodePreallocQueue for good. The replay sets %s aside and goes on; %s not counted above.",
+		thousands(s.NeverFit), plural(s.NeverFit, "request", "requests"), thousands(cfg.PagesOf(engine.ServerDecode)*cfg.PageTokens), thousands(cfg.ReservedDecodeTokens),
+		plural(len(lines), "line", "lines"), strings.Join(lines, ", "), more,
+		plural(s.NeverFit, "it", "them"), plural(s.NeverFit, "it", "them"), plural(s.NeverFit, "it", "them"), plural(s.NeverFit, "it is", "they are"))
 }

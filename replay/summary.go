@@ -38,6 +38,13 @@ type DoorSummary struct {
 	FirstLeak *FirstLeak `json:"firstLeak,omitempty"`
 	// LongestWait is the longest a request waited in DecodePreallocQueue.
 	LongestWait time.Duration `json:"longestWaitNs"`
+	// NeverFit counts the requests decode's prealloc budget could not take
+	// even on an idle pool (fill_len + its reserve, or the prompt and its
+	// output, past the pool): SGLang would hold them, and every request
+	// behind them, in DecodePreallocQueue for good. The replay sets them
+	// aside instead; NeverFitLines are the first few of their log lines.
+	NeverFit      int   `json:"neverFit,omitempty"`
+	NeverFitLines []int `json:"neverFitLines,omitempty"`
 	// Chart counts leaked responses over the log's time.
 	Chart Chart `json:"chart"`
 
@@ -105,6 +112,20 @@ func newDoorSummary(names func(int32) string, instances int, fs *files) *DoorSum
 }
 
 // count takes a request's answer, given at now on instance inst.
+// maxNeverFitLines bounds the lines kept of the requests that never fit.
+const maxNeverFitLines = 5
+
+// neverFits counts a request decode's budget can never take.
+func (s *DoorSummary) neverFits(f *flight) {
+	s.NeverFit++
+	if f.Window {
+		s.Window++
+	}
+	if len(s.NeverFitLines) < maxNeverFitLines {
+		s.NeverFitLines = append(s.NeverFitLines, f.req.Line)
+	}
+}
+
 func (s *DoorSummary) count(f *flight, now time.Duration, inst int) {
 	switch f.Status {
 	case 200:

@@ -101,3 +101,11 @@ func datetime(field, text string) (time.Time, error) {
 }
 
 func thousands(n int) string { return engine.Thousands(int64(n)) }
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
