@@ -96,7 +96,7 @@ func TestReadWindowOutlinesTheSlot(t *testing.T) {
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote"))
 	assert.Equal(t, "B", evalJS[string](b, `document.querySelector("#grid .cell.wrote").dataset.owner`))
 	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window:not(.wrote)[data-owner="A"][data-state="leaked"]`))
-	// Prefill wrote only position 0 of page 0 (its placeholder); positions
+	// Prefill wrote only position 0 of page 1 (its placeholder); positions
 	// 1–15 still hold A's KV.
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote.mixed"))
 	assert.Contains(t, textOf(b, "#grid .cell.wrote"), "prefill wrote its first positions only")

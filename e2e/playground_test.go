@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
 )
 
 // The article's demo, as the postmortem prints it.
@@ -310,7 +312,8 @@ func TestPlaygroundInteractions(t *testing.T) {
 		b.Do(chromedp.Focus(chromedp.CSS(third)))
 		waitFor(b, "#cell-details to change on focus", detailsChanged(prev))
 		assert.Equal(t, want, textOf(b, "#cell-details"), "details of the focused cell")
-		assert.Contains(t, want, "Page 2:", "a single-page cell names its page: %q", want)
+		// The third cell is index 2: SGLang's page 3 (page 0 is reserved).
+		assert.Contains(t, want, "Page "+strconv.Itoa(engine.PageID(2))+":", "a single-page cell names its page: %q", want)
 		// The pointer still rests on the first cell: the grid redrawn for
 		// the new focus must not hand the details back to it.
 		settle(b)

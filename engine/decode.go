@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 )
 
 // prealloc is DecodePreallocQueue.pop_preallocated and _pre_alloc
@@ -291,8 +291,8 @@ func (e *Engine) noteBudget(step int, text string) {
 // step showed ("125 + 32 reserved ≤ 160 free", or "behind r1" while the
 // request waited behind another); "" for any other event.
 func (e *Engine) BudgetAt(step int) string {
-	i, ok := slices.BinarySearchFunc(e.budgets, step, func(b stepText, s int) int { return b.step - s })
-	if !ok {
+	i := sort.Search(len(e.budgets), func(i int) bool { return e.budgets[i].step >= step })
+	if i == len(e.budgets) || e.budgets[i].step != step {
 		return ""
 	}
 	return e.budgets[i].text
