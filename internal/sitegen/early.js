@@ -14,6 +14,7 @@
   var current = null; // the state on screen, or null where none is known
   var own = null; // the prerendered page's own parts, once replaced
   var kept = []; // what waits for the app, in order
+  var unparsed = []; // the taps made before the states were parsed
   var waiting = []; // the controls that show it
   var opened = {}; // the disclosures the reader opened or closed, by key
   var focused = null; // the key of the element that had the focus last
@@ -157,14 +158,25 @@
     var last = kept[kept.length - 1];
     if (action.kind !== "click" && last && last.kind === action.kind && sameKey(last.key, action.key)) kept[kept.length - 1] = action;
     else kept.push(action);
+    mark(el, "“" + nameOf(el) + "” is kept: it is answered once the playground has loaded.");
+  }
+
+  function mark(el, text) {
     if (waiting.indexOf(el) < 0) {
       waiting.push(el);
       el.classList.add("early-wait");
       el.setAttribute("aria-busy", "true");
     }
-    say("“" + nameOf(el) + "” is kept: it is answered once the playground has loaded.");
+    say(text);
     if (!timer) timer = setInterval(progress, 250);
     progress();
+  }
+
+  function unmark(el) {
+    waiting.splice(waiting.indexOf(el), 1);
+    el.classList.remove("early-wait");
+    el.removeAttribute("aria-busy");
+    el.style.removeProperty("--early-progress");
   }
 
   // say announces in the loading badge, a status region.
@@ -191,7 +203,13 @@
     var label = document.getElementById("app-wasm-loader-label");
     if (!label) return;
     if (!loading) loading = label.textContent;
-    var n = kept.length;
+    var n = kept.length + unparsed.length;
+    if (n === 0) {
+      clearInterval(timer);
+      timer = 0;
+      label.textContent = loading;
+      return;
+    }
     label.textContent = loading + " " + pct + "% · " + n + (n === 1 ? " action waits" : " actions wait") + " for it";
   }
 
@@ -210,8 +228,14 @@
     act(el);
   }
 
-  // act answers a control from the states, or keeps it.
+  // act answers a control from the states, or keeps it; before the states
+  // are parsed (the end of the page), it waits for them.
   function act(el) {
+    if (!root && document.readyState === "loading") {
+      unparsed.push(keyOf(el));
+      mark(el, "“" + nameOf(el) + "” answers once the page has loaded.");
+      return;
+    }
     var to = el.id && moveOf(el.id);
     if (to) show(to);
     else keep({ kind: "click", key: keyOf(el) }, el);
@@ -322,6 +346,13 @@
       current = state("0");
       show(to);
     }
+    unparsed.splice(0).forEach(function (key) {
+      var el = find(key);
+      if (!el) return;
+      unmark(el);
+      if (early()) act(el);
+      else el.click();
+    });
     ready.observe(document.body, { childList: true });
     ready.observe(document.documentElement, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
     check();
