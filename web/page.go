@@ -118,7 +118,7 @@ func (p *playground) Render() app.UI {
 			p.alerts(),
 			jumpNav(),
 			app.Div().ID("bench").Class("layout").Body(
-				app.Div().Class("col-run").Body(
+				app.Div().ID("col-run").Class("col-run").Body(
 					run.NewResponsePanel().Response(v.response),
 					run.NewStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 						OnStepBy(p.onStepBy).OnPlay(p.onPlay),
