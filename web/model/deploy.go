@@ -63,7 +63,8 @@ type ServerSettings struct {
 func (s *ServerSettings) Describe() string {
 	c := s.Config
 	return "The Deploy check holds two servers: context " + engine.Thousands(int64(c.ContextTokens)) + ", prefill pool " + engine.Thousands(int64(c.PoolTokens)) +
-		", decode pool " + engine.Thousands(int64(c.DecodePoolTokens)) + " tokens, pages of " + engine.Thousands(int64(c.PageTokens)) + "."
+		", decode pool " + engine.Thousands(int64(c.DecodePoolTokens)) + " tokens, pages of " + engine.Thousands(int64(c.PageTokens)) +
+		", decode's reserve " + engine.Thousands(int64(c.ReservedDecodeTokens)) + " tokens."
 }
 
 // ReplayNotes are the notes a replay at these settings begins with.

@@ -64,7 +64,7 @@ func TestServerSettingsForTheReplay(t *testing.T) {
 	require.NotNil(t, v.Settings)
 	c := v.Settings.Config
 	assert.Equal(t, []int{1_048_576, 681_280, 1_048_576, 1}, []int{c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens})
-	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1.", v.Settings.Describe())
+	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1, decode's reserve 512 tokens.", v.Settings.Describe())
 	notes := v.Settings.ReplayNotes()
 	assert.Equal(t, "The settings are the two servers' pasted in the Deploy check: "+v.Lines[0]+".", notes[0])
 

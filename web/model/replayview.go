@@ -55,8 +55,8 @@ func NewReplayView(res replay.Result, embed bool) ReplayView {
 	out := ReplayView{
 		Summary: fmt.Sprintf("Replayed %s requests (%s) over %s; %s %s skipped.", th(int64(v.Requests)), res.Format,
 			res.Span.Round(time.Millisecond), th(int64(res.Skip.Count)), plural(res.Skip.Count, "line", "lines")),
-		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, allocator %s, scrub on free %s; the fixed door: %s%s.",
-			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix), instancesText(res.Instances)),
+		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, decode's reserve %s tokens, allocator %s, scrub on free %s; the fixed door: %s%s.",
+			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), th(int64(c.ReservedDecodeTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix), instancesText(res.Instances)),
 		Data: ReplayData{Requests: v.Requests, Leaked: v.Leaked, ExposedTenants: v.ExposedTenants,
 			FixedLeaked: f.Leaked, FixedRejected: f.Rejected, Skipped: res.Skip.Count},
 		Notes:       res.Notes,
