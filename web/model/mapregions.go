@@ -79,18 +79,21 @@ func mapRegions(snap *engine.Snapshot, e *engine.Engine, tenants []string) MapRe
 	}
 	kept := regs
 	if len(regs) > MaxMapRegions {
+		// sort.Slice, not slices.SortFunc: each element type slices sorts
+		// instantiates its sorting code again in the wasm (about 20 KB here).
 		kept = slices.Clone(regs)
-		slices.SortStableFunc(kept, func(a, b region) int {
+		sort.SliceStable(kept, func(i, j int) bool {
+			a, b := kept[i], kept[j]
 			switch {
 			case a.leaked != b.leaked:
-				return boolFirst(a.leaked)
+				return a.leaked
 			case a.window != b.window:
-				return boolFirst(a.window)
+				return a.window
 			}
-			return b.pages() - a.pages()
+			return a.pages() > b.pages()
 		})
 		kept = kept[:MaxMapRegions-1]
-		slices.SortFunc(kept, func(a, b region) int { return a.first - b.first })
+		sort.Slice(kept, func(i, j int) bool { return kept[i].first < kept[j].first })
 		n := snap.Pages()
 		for _, r := range kept {
 			n -= r.pages()
@@ -146,13 +149,6 @@ func (r region) words(e *engine.Engine, tenants []string, resp engine.Response) 
 // sameWords reports whether two neighbouring regions read the same.
 func sameWords(a, b region) bool {
 	return a.writer == b.writer && a.holder == b.holder && a.window == b.window && a.leaked == b.leaked
-}
-
-func boolFirst(a bool) int {
-	if a {
-		return -1
-	}
-	return 1
 }
 
 // sortedRuns is runs in page order.
