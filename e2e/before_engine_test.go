@@ -180,8 +180,8 @@ func TestALinkToACardOpensItBeforeTheEngine(t *testing.T) {
 }
 
 // A tap the script cannot answer is kept: its control says it waits, with
-// the download's progress, and once the engine runs the app gets it, after
-// the value picked before it.
+// the download's progress, the page stays axe clean, and once the engine
+// runs the app gets it, after the value picked before it.
 func TestATapBeforeTheEngineIsKept(t *testing.T) {
 	b, release := openEarly(t, "")
 	setField(b, "#preset", "symmetric")
@@ -190,6 +190,9 @@ func TestATapBeforeTheEngineIsKept(t *testing.T) {
 	waitFor(b, "the badge's progress", `/\d+% · 2 actions wait for it/.test(document.getElementById("app-wasm-loader-label").textContent)`)
 	waitFor(b, "the announcement", `/“Send” is kept/.test((document.querySelector("#app-wasm-loader [role=status]") || {}).textContent)`)
 	assert.Equal(t, 0, countAll(b, "#tour"), "nothing answered it")
+	for _, v := range runAxe(b, axeSource(t)) {
+		t.Errorf("axe, a tap waiting: %s", v)
+	}
 
 	release()
 	b.WaitReady()

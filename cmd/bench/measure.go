@@ -82,7 +82,7 @@ type runResult struct {
 func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *tally, idx int, logf func(string, ...any)) (runResult, error) {
 	// Not measured until it is: a zero would pass the repeat and replay budgets.
 	r := runResult{Repeat: visit{Times: notLoaded}, ReplayHour: replayTiming{-1, -1},
-		Phone: phoneVisit{Verdict: -1, FirstCard: math.NaN(), NextCard: math.NaN(), Ready: -1}}
+		Phone: phoneVisit{Verdict: -1, Parsed: -1, FirstCard: math.NaN(), NextCard: math.NaN(), Ready: -1}}
 	vlog := func(format string, a ...any) {
 		if cfg.verbose {
 			logf("run %d: "+format, append([]any{idx + 1}, a...)...)

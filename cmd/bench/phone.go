@@ -35,6 +35,7 @@ const (
 // (NaN when the card was not painted before the engine ran).
 type phoneVisit struct {
 	Verdict   float64 `json:"verdict_painted_ms"`
+	Parsed    float64 `json:"dom_content_loaded_ms"` // the early states are there`
 	FirstCard float64 `json:"first_card_ms"`
 	NextCard  float64 `json:"next_card_ms"`
 	Ready     float64 `json:"interactive_ms"`
@@ -79,7 +80,7 @@ func (s phoneState) tappedAt(id string) float64 {
 
 // measurePhone makes one cold visit on the phone profile.
 func measurePhone(ctx context.Context, exe, url string) (phoneVisit, error) {
-	v := phoneVisit{Verdict: -1, FirstCard: math.NaN(), NextCard: math.NaN(), Ready: -1}
+	v := phoneVisit{Verdict: -1, Parsed: -1, FirstCard: math.NaN(), NextCard: math.NaN(), Ready: -1}
 	b, err := newBrowser(ctx, exe)
 	if err != nil {
 		return v, err
@@ -162,6 +163,9 @@ func measurePhone(ctx context.Context, exe, url string) (phoneVisit, error) {
 		return v, err
 	}
 	v.Ready = *s.Ready
+	if v.Parsed, err = call[float64](ctx, b, stepTimeout, `() => performance.getEntriesByType("navigation")[0].domContentLoadedEventStart`); err != nil {
+		return v, err
+	}
 	if !math.IsNaN(v.NextCard) {
 		pos, err := call[string](ctx, b, stepTimeout, `async () => {
 			await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));

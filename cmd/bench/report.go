@@ -186,6 +186,7 @@ func sections(memSends int) []section {
 		{fmt.Sprintf("Phone, cold (%d×%d, CPU ÷%d, %.1f Mbit/s down, %.1f ms; the first %d runs; taps before the engine)",
 			phoneW, phoneH, phoneCPU, phoneDown*8/1e6, phoneLatency, phoneRuns), []metric{
 			{"phone_verdict_ms", "verdict painted (Element Timing)", "ms", func(r runResult) float64 { return orNaN(r.Phone.Verdict) }},
+			{"phone_parsed_ms", "page parsed, the tour's states with it (DOMContentLoaded)", "ms", func(r runResult) float64 { return orNaN(r.Phone.Parsed) }},
 			{"phone_first_card_ms", "tap on Take the tour → first card painted", "ms", func(r runResult) float64 { return r.Phone.FirstCard }},
 			{"phone_next_card_ms", "tap on Next → second card painted", "ms", func(r runResult) float64 { return r.Phone.NextCard }},
 			{"phone_interactive_ms", "engine interactive (data-ready appears)", "ms", func(r runResult) float64 { return orNaN(r.Phone.Ready) }},

@@ -308,6 +308,8 @@
   function takeover() {
     clearInterval(timer);
     if (root) root.remove();
+    own = null;
+    waiting = [];
     Object.keys(opened).forEach(function (k) {
       var el = find(JSON.parse(k));
       if (el && el.tagName === "DETAILS" && el.open !== opened[k]) el.open = opened[k];
