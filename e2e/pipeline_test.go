@@ -93,7 +93,7 @@ func TestReadWindowOutlinesTheSlot(t *testing.T) {
 	assert.Equal(t, 8, countAll(b, "#grid .cell.in-window"))
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote"))
 	assert.Equal(t, "B", evalJS[string](b, `document.querySelector("#grid .cell.wrote").dataset.owner`))
-	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window:not(.wrote)[data-owner="A"][data-state="leaked"]`))
+	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window.state-leaked:not(.wrote)[data-owner="A"]`))
 	// Prefill wrote only position 0 of page 0 (its placeholder); positions
 	// 1–15 still hold A's KV.
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote.mixed"))

@@ -19,15 +19,17 @@ const (
 
 // CellView is one grid cell, ready to render.
 type CellView struct {
-	Page    string // "12" or "0-1330": the data-page hook
-	First   int
-	Last    int
-	Owner   string
-	State   engine.PageState
-	Mark    string // the text mark: owner letter, and "!" on a leak
-	Label   string // full description for screen readers and tooltips
-	Tenant  int    // owner's tenant index for the colour, -1 for none
-	Touched bool   // touched by the selected event
+	Page  string // "12" or "0-1330": the data-page hook
+	First int
+	Last  int
+	Owner string
+	State engine.PageState
+	Mark  string // the text mark: owner letter, and "!" on a leak
+	Label string // full description for screen readers and tooltips
+	// Name is the cell's accessible name: what it shows, then Label
+	// (cellName).
+	Tenant  int  // owner's tenant index for the colour, -1 for none
+	Touched bool // touched by the selected event
 	Leaked  int
 	// In the selected request's slot (decode's read window), and whether
 	// its prefill wrote the page: the one page of the seven it did not.
@@ -38,6 +40,7 @@ type CellView struct {
 	// (a write ended inside it), said in Positions.
 	Mixed     bool
 	Positions string
+	Name      string
 }
 
 // GridView is the grid for one snapshot and page range.
@@ -114,7 +117,43 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 	if tiles {
 		v.Writer, v.Text = tileText(snap, c.First)
 	}
+	v.Name = cellName(v)
 	return v
+}
+
+// cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
+// label in name), then the details, and how to zoom into a range.
+func cellName(c CellView) string {
+	var shown []string // what the cell shows, in its order
+	if c.Mark != "·" {
+		shown = append(shown, c.Mark)
+	}
+	if c.Writer != "" {
+		shown = append(shown, c.Writer, c.Text)
+	}
+	if c.Window {
+		shown = append(shown, WindowWords(c))
+	}
+	name := c.Label
+	if len(shown) > 0 {
+		name = strings.Join(shown, " ") + " — " + name
+	}
+	if c.First != c.Last {
+		name += ". Select to zoom in."
+	}
+	return name
+}
+
+// WindowWords says, on a tile in decode's read window, whether the
+// request's prefill wrote it.
+func WindowWords(c CellView) string {
+	switch {
+	case c.Wrote && c.Mixed:
+		return "prefill wrote its first positions only"
+	case c.Wrote:
+		return "prefill wrote this"
+	}
+	return "reserved, not written"
 }
 
 // writers counts the requests whose KV a page's positions hold.
