@@ -53,10 +53,7 @@ func (c *mapRegions) item(r model.MapRegion) app.UI {
 		pages = app.Button().Type("button").Class("link region-pages").
 			DataSet("first", r.First).DataSet("last", r.Last).Text(r.Pages).OnClick(widget.Safe(c.onZoomClick))
 	}
-	cls := "region"
-	if r.Leaked {
-		cls += " region-leaked"
-	}
+	cls := "region region-" + string(r.State)
 	return app.Li().Class(cls).Body(
 		app.Span().Class(swatch).Aria("hidden", "true"),
 		app.Span().Body(
