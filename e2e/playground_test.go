@@ -360,6 +360,7 @@ func TestScreenshots(t *testing.T) {
 	waitFor(b, "the symmetric pools' 400", `document.querySelector("#verdict").textContent.includes("400")`)
 	shoot("-symmetric")
 	shootViews(t, b, serveSite(t), dir, "")
+	shootMaps(t, b, serveSite(t), dir, "")
 }
 
 const phoneWidth = 360

@@ -60,7 +60,7 @@ func (c *mapRegions) item(r model.MapRegion) app.UI {
 			pages, app.Text(" "),
 			app.Span().Class("region-whose").Text(r.Whose), app.Text(" "),
 			app.If(r.Leaked, func() app.UI { return app.Strong().Class("seg-flag").Text("⚠ LEAKED ") }),
-			app.Span().Class("region-now").Text(r.Now),
+			app.Text("— "), app.Span().Class("region-now").Text(r.Now),
 		),
 	)
 }
