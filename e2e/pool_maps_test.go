@@ -15,7 +15,7 @@ import (
 
 // mapShown is a pool map as the page laid it out and drew it.
 type mapShown struct {
-	Box           float64 `json:"box"`    // its box's width, CSS px
+	Box           float64 `json:"box"` // its box's width, CSS px
 	Width, Height int     // the canvas's pixels
 	CSSHeight     float64 `json:"cssHeight"`
 	CSSRight      float64 `json:"cssRight"`
