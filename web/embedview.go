@@ -59,7 +59,7 @@ func (p *playground) challengeEmbed(v pageViews) []app.UI {
 func (p *playground) embedPanels(v pageViews) []app.UI {
 	pipeline := func() app.UI { return run.NewPipelineView().Pipeline(v.pipeline).Dragged(p.dragged) }
 	pool := func() app.UI {
-		return pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).
+		return pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).Scrubbing(p.scrubbing).
 			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare)
 	}
 	switch v.view.Panel {

@@ -37,8 +37,11 @@ type playground struct {
 	// without its arriving halo, whose animation is a layer of its own, and
 	// the address bar waits for the drag to end (apply.go).
 	dragged bool
-	addr    *dom.AddressBar // writes the address bar after the paint
-	urlDue  bool            // a change's state is not yet in addr (writeDueURL)
+	// scrubbing: a drag of the timeline has not ended yet (onScrubEnd):
+	// the pool grid's cells keep their names until it does.
+	scrubbing bool
+	addr      *dom.AddressBar // writes the address bar after the paint
+	urlDue    bool            // a change's state is not yet in addr (writeDueURL)
 	// embedWired: an embed tells its parent its height (dom.ReportHeight)
 	// and opens its links in a new tab (dom.OpenLinksOutside).
 	embedWired bool
@@ -127,7 +130,7 @@ func (p *playground) Render() app.UI {
 					slot("compare-slot", v.view.Compare, func() app.UI {
 						return run.NewCompareView().Comparison(v.compare).Err(v.compareErr)
 					}),
-					pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
+					pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).Scrubbing(p.scrubbing).
 						OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 					slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
 						return experiments.NewLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)

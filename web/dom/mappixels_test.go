@@ -58,10 +58,19 @@ func TestMapPixelsMatchTheSwitch(t *testing.T) {
 		for p := range m {
 			m[p] = byte(r.IntN(256))
 		}
+		if i%2 == 0 { // runs of equal bytes, as the page table's runs draw them
+			for p := 0; p < pages; {
+				n := 1 + r.IntN(60)
+				b := byte(r.IntN(256))
+				for ; n > 0 && p < pages; n, p = n-1, p+1 {
+					m[p] = b
+				}
+			}
+		}
 		w := 1 + r.IntN(70)
 		per := 1
-		if i%3 == 0 {
-			per = 1 + r.IntN(9)
+		if i%3 != 1 {
+			per = 1 + r.IntN(20)
 		}
 		l := model.MapLayout{Pages: pages, Width: w, Height: (pages + per*w - 1) / (per * w), PerPixel: per}
 		v := model.PoolMapView{Pages: pages, Map: m, Colours: r.Perm(1 + r.IntN(12))}
@@ -74,21 +83,30 @@ func TestMapPixelsMatchTheSwitch(t *testing.T) {
 	}
 }
 
-// Decode's pool at the launch scale, 1,048,576 pages, in a box of 480 px:
-// 7 pages to a pixel.
+// Decode's pool at the launch scale, 1,048,576 pages, in a box of 480 px
+// (7 pages to a pixel): the launch preset's map, and one of random bytes
+// (no two neighbouring pages alike, the worst case).
 func BenchmarkMapPixels(b *testing.B) {
-	pages := engine.GLMDecodePoolTokens
-	m := make([]byte, pages)
+	s := model.NewSession()
+	require.NoError(b, s.LoadPreset("glm-launch"))
+	launch := s.PoolMap()
 	r := rand.New(rand.NewPCG(3, 4))
-	for p := range m {
-		m[p] = byte(r.IntN(8))<<model.MapOwnerShift | byte(r.IntN(4))
+	random := model.PoolMapView{Pages: launch.Pages, Map: make([]byte, launch.Pages)}
+	for p := range random.Map {
+		random.Map[p] = byte(r.IntN(8))<<model.MapOwnerShift | byte(r.IntN(4))
 	}
-	v := model.PoolMapView{Pages: pages, Map: m}
-	l := model.LayOutMap(pages, 480)
-	dst := mapPixels(nil, v, l, lightMap)
-	b.ReportAllocs()
-	for b.Loop() {
-		dst = mapPixels(dst, v, l, lightMap)
+	for _, v := range []struct {
+		name string
+		view model.PoolMapView
+	}{{"glm-launch", launch}, {"random", random}} {
+		b.Run(v.name, func(b *testing.B) {
+			l := model.LayOutMap(v.view.Pages, 480)
+			dst := mapPixels(nil, v.view, l, lightMap)
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = mapPixels(dst, v.view, l, lightMap)
+			}
+		})
 	}
 }
 

@@ -1,8 +1,8 @@
 package model
 
 import (
+	"math"
 	"slices"
-	"sort"
 
 	"kvleak/engine"
 )
@@ -58,17 +58,15 @@ func mapRegions(snap *engine.Snapshot, e *engine.Engine, tenants []string) MapRe
 		window, leaked = sortedRuns(resp.ReadPages), sortedRuns(resp.LeakedPages)
 		out.Window = "decode's read window for " + requestOf(resp.Request, resp.Tenant) + ": " + pagesWords(resp.ReadPages)
 	}
-	cuts := []int{0, snap.Pages()}
-	for _, r := range append(slices.Clip(window), leaked...) {
-		cuts = append(cuts, r.First, r.First+r.Count)
-	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
 	var regs []region
-	for i := 0; i+1 < len(cuts) && cuts[i] < snap.Pages(); i++ {
-		win, leak := within(window, cuts[i]), within(leaked, cuts[i])
-		snap.Spans(cuts[i], cuts[i+1]-1, func(sp engine.Span) bool {
-			r := region{first: sp.First, last: sp.Last, writer: sp.Writer, holder: sp.Holder, window: win, leaked: leak}
+	win, leak := runCursor{runs: window}, runCursor{runs: leaked}
+	for lo := 0; lo < snap.Pages(); {
+		// The pages up to the next edge of the window or of a leaked run
+		// are all in them or all out.
+		hi := min(win.edgeAfter(lo), leak.edgeAfter(lo), snap.Pages())
+		inWin, inLeak := win.holds(lo), leak.holds(lo)
+		snap.Spans(lo, hi-1, func(sp engine.Span) bool {
+			r := region{first: sp.First, last: sp.Last, writer: sp.Writer, holder: sp.Holder, window: inWin, leaked: inLeak}
 			if k := len(regs) - 1; k >= 0 && regs[k].last+1 == r.first && sameWords(regs[k], r) {
 				regs[k].last = r.last
 				return true
@@ -76,24 +74,11 @@ func mapRegions(snap *engine.Snapshot, e *engine.Engine, tenants []string) MapRe
 			regs = append(regs, r)
 			return true
 		})
+		lo = hi
 	}
 	kept := regs
 	if len(regs) > MaxMapRegions {
-		// sort.Slice, not slices.SortFunc: each element type slices sorts
-		// instantiates its sorting code again in the wasm (about 20 KB here).
-		kept = slices.Clone(regs)
-		sort.SliceStable(kept, func(i, j int) bool {
-			a, b := kept[i], kept[j]
-			switch {
-			case a.leaked != b.leaked:
-				return a.leaked
-			case a.window != b.window:
-				return a.window
-			}
-			return a.pages() > b.pages()
-		})
-		kept = kept[:MaxMapRegions-1]
-		sort.Slice(kept, func(i, j int) bool { return kept[i].first < kept[j].first })
+		kept = mostTelling(regs, MaxMapRegions-1)
 		n := snap.Pages()
 		for _, r := range kept {
 			n -= r.pages()
@@ -105,6 +90,70 @@ func mapRegions(snap *engine.Snapshot, e *engine.Engine, tenants []string) MapRe
 		out.Items = append(out.Items, r.words(e, tenants, resp))
 	}
 	return out
+}
+
+// mostTelling is the n regions a map names when it cannot name all, in
+// page order: the leaked first, then those the last response read, then
+// the largest.
+func mostTelling(regs []region, n int) []region {
+	keep := make([]bool, len(regs))
+	for range n {
+		best := -1
+		for i, r := range regs {
+			if !keep[i] && (best < 0 || tellsMore(r, regs[best])) {
+				best = i
+			}
+		}
+		keep[best] = true
+	}
+	out := make([]region, 0, n)
+	for i, r := range regs {
+		if keep[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func tellsMore(a, b region) bool {
+	switch {
+	case a.leaked != b.leaked:
+		return a.leaked
+	case a.window != b.window:
+		return a.window
+	}
+	return a.pages() > b.pages()
+}
+
+// runCursor walks runs sorted by page, for pages asked in rising order.
+type runCursor struct {
+	runs []engine.Run
+	i    int
+}
+
+// skip moves past the runs that end at or before page id.
+func (c *runCursor) skip(id int) {
+	for c.i < len(c.runs) && c.runs[c.i].First+c.runs[c.i].Count <= id {
+		c.i++
+	}
+}
+
+// holds reports whether page id is in a run.
+func (c *runCursor) holds(id int) bool {
+	c.skip(id)
+	return c.i < len(c.runs) && c.runs[c.i].First <= id
+}
+
+// edgeAfter is the first page after id where a run starts or ends.
+func (c *runCursor) edgeAfter(id int) int {
+	c.skip(id)
+	switch {
+	case c.i == len(c.runs):
+		return math.MaxInt
+	case c.runs[c.i].First > id:
+		return c.runs[c.i].First
+	}
+	return c.runs[c.i].First + c.runs[c.i].Count
 }
 
 // words puts a region in words, as the response body would for the pages
@@ -156,10 +205,4 @@ func sortedRuns(p engine.Pages) []engine.Run {
 	out := slices.Clone([]engine.Run(p))
 	slices.SortFunc(out, func(a, b engine.Run) int { return a.First - b.First })
 	return out
-}
-
-// within reports whether page id is in runs, sorted by page.
-func within(runs []engine.Run, id int) bool {
-	i := sort.Search(len(runs), func(i int) bool { return runs[i].First+runs[i].Count > id })
-	return i < len(runs) && runs[i].First <= id
 }
