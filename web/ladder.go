@@ -3,7 +3,6 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/web/challenge"
 	"kvleak/web/dom"
 	"kvleak/web/model"
 )
@@ -12,13 +11,6 @@ import (
 // callbacks, and the progress kept in the browser's localStorage, read once
 // the wasm runs and written when a run is a try or a solve. Nothing of it
 // leaves the page.
-
-// challengeSlot holds the open challenge's panel, beside the request form.
-func (p *playground) challengeSlot(v pageViews) app.UI {
-	return slot("challenge-slot", v.challenge.Open, func() app.UI {
-		return challenge.Panel(v.challenge, p.onChallenge)
-	})
-}
 
 // onChallenge answers the challenge room's panels.
 func (p *playground) onChallenge(ctx app.Context, act, val string) {

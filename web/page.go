@@ -164,6 +164,13 @@ func (p *playground) alerts() app.UI {
 	})
 }
 
+// challengeSlot holds the open challenge's panel, beside the request form.
+func (p *playground) challengeSlot(v pageViews) app.UI {
+	return slot("challenge-slot", v.challenge.Open, func() app.UI {
+		return challenge.Panel(v.challenge, p.onChallenge)
+	})
+}
+
 // slot holds a part of the page that comes and goes. go-app diffs children
 // by position: without a stable container, a panel that appeared would
 // shift the ones after it and remount them, losing their own state (the
