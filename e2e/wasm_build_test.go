@@ -41,7 +41,9 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // is 1,244,105 B, and removal alone does not win back the rest — what it
 // would cost is in docs/performance.md ("the bytes, 5 December"). Lower
 // this bound as bytes are won back; never raise it without saying why there.
-const wasmShare = 1_250_000
+// Raised to this round's ceiling for the capture-the-flag ladder (issue 50,
+// +16 KB: docs/performance.md, "6 December: capture the flag").
+const wasmShare = 1_280_000
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that
