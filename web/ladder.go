@@ -24,11 +24,11 @@ func (p *playground) onChallenge(ctx app.Context, act, val string) {
 func (p *playground) scoreChallenge() {
 	if !p.progressRead && app.IsClient {
 		p.progressRead = true
-		if err := p.s.LoadProgress(dom.Read(dom.LocalStorage, model.ProgressKey)); err != nil {
+		if err := p.s.LoadProgress(dom.Read(dom.BrowserStorage, model.ProgressKey)); err != nil {
 			p.banner = err.Error() + "; it starts afresh."
 		}
 	}
 	if p.s.ScoreChallenge() && p.progressRead {
-		_ = dom.Keep(dom.LocalStorage, model.ProgressKey, p.s.Progress().Encode()) // GuardStorage stands in where storage is refused
+		_ = dom.Keep(dom.BrowserStorage, model.ProgressKey, p.s.Progress().Encode()) // GuardStorage stands in where storage is refused
 	}
 }

@@ -14,11 +14,11 @@ import (
 
 // The storages Keep and Read use.
 const (
-	TabStorage   = "sessionStorage" // this tab's, for the run too long for a link
-	LocalStorage = "localStorage"   // the browser's, for the challenges' progress
+	TabStorage     = "sessionStorage" // this tab's, for the run too long for a link
+	BrowserStorage = "localStorage"   // the browser's, for the challenges' progress
 )
 
-// Keep stores data in storage (TabStorage or LocalStorage) under key. A
+// Keep stores data in storage (TabStorage or BrowserStorage) under key. A
 // browser that refuses (storage full, or blocked) makes it an error, not a
 // panic; where storage is blocked, GuardStorage's stand-in keeps it for
 // the page's lifetime.
