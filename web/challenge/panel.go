@@ -27,13 +27,14 @@ func Panel(v model.ChallengeView, onAction func(ctx app.Context, act, val string
 		if act == "" {
 			return
 		}
+		if act == model.ChallengeClose { // now: the panel goes, and work deferred from its handler with it
+			dom.JumpTo(model.Tenant.ID())
+		}
 		onAction(ctx, act, val)
 		ctx.Defer(func(app.Context) {
 			switch {
 			case act == model.ChallengeOpen:
 				dom.JumpTo("challenge-h")
-			case act == model.ChallengeClose:
-				dom.JumpTo(model.Tenant.ID())
 			case dom.FocusLost():
 				dom.FocusID(id)
 			}
