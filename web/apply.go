@@ -57,7 +57,7 @@ func (p *playground) writeDueURL(painted bool) {
 	if !p.s.Linkable() {
 		data, err := p.s.TabRun()
 		if err == nil {
-			err = dom.KeepInTab(model.TabKey, data)
+			err = dom.Keep(dom.TabStorage, model.TabKey, data)
 		}
 		p.keptInTab = err == nil
 	}

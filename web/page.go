@@ -79,7 +79,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.startFollowing()
 	p.ready = true
 	p.narrow = dom.ViewportWidth() < narrowWidth
-	p.loadProgress()
+	p.scoreChallenge() // reads the ladder's progress
 }
 
 func (p *playground) OnDismount() {
@@ -147,7 +147,7 @@ func (p *playground) Render() app.UI {
 					run.NewRequestForm().Form(v.request).
 						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
 					run.NewSendResult().Response(v.response),
-					p.ladder(v),
+					challenge.List(v.challenges, p.onChallenge), // folded: the page still folds to three screens
 				),
 			),
 			p.sections(v),
@@ -173,8 +173,7 @@ func (p *playground) alerts() app.UI {
 // challengeSlot holds the open challenge's panel, beside the request form.
 func (p *playground) challengeSlot(v pageViews) app.UI {
 	return slot("challenge-slot", v.challenge.Open, func() app.UI {
-		return challenge.NewPanel().Challenge(v.challenge).OnOpen(p.onChallengeOpen).OnAnswer(p.onChallengeAnswer).
-			OnRestart(p.onChallengeRestart).OnClose(p.onChallengeClose)
+		return challenge.Panel(v.challenge, p.onChallenge)
 	})
 }
 
