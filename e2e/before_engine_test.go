@@ -3,6 +3,7 @@ package e2e
 import (
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -196,7 +197,9 @@ func TestATapBeforeTheEngineIsKept(t *testing.T) {
 
 	release()
 	b.WaitReady()
-	waitFor(b, "the preset picked before the engine: decode's pool as prefill's", `document.getElementById("decode-pool").value === "128"`)
+	sym := mustPreset(t, "symmetric").Config
+	require.Equal(t, sym.PoolTokens, sym.DecodePoolTokens, "the preset's pools are one size")
+	waitFor(b, "the preset picked before the engine: decode's pool as prefill's", `document.getElementById("decode-pool").value === `+jsLit(strconv.Itoa(sym.DecodePoolTokens)))
 	waitFor(b, "the kept Send's request, the third", `[...document.querySelectorAll("#log .log-req")].some((e) => e.textContent.startsWith("r3 "))`)
 	assert.Equal(t, 0, countAll(b, ".early-wait"), "nothing waits any more")
 }

@@ -68,8 +68,8 @@ func TestExportImport(t *testing.T) {
 	huge := `{"schema": "kvleak-run", "version": 2, "pad": "` + strings.Repeat("x", engine.MaxRunFileBytes) + `"}`
 	bad := []struct{ name, content, msg string }{
 		{"notes.json", "these are my notes, not JSON", "Nothing was loaded: not a run file: "},
-		{"other.json", `{"schema": "something-else", "version": 2}`, `Nothing was loaded: not a run file of this playground (schema "something-else" version 2; want "kvleak-run" version 1 to 3)`},
-		{"future.json", `{"schema": "kvleak-run", "version": 4}`, `Nothing was loaded: not a run file of this playground (schema "kvleak-run" version 4; want "kvleak-run" version 1 to 3)`},
+		{"other.json", `{"schema": "something-else", "version": 2}`, fmt.Sprintf(`Nothing was loaded: not a run file of this playground (schema "something-else" version 2; want "kvleak-run" version 1 to %d)`, engine.RunFileVersion)},
+		{"future.json", fmt.Sprintf(`{"schema": "kvleak-run", "version": %d}`, engine.RunFileVersion+1), fmt.Sprintf(`Nothing was loaded: not a run file of this playground (schema "kvleak-run" version %d; want "kvleak-run" version 1 to %d)`, engine.RunFileVersion+1, engine.RunFileVersion)},
 		{"broken-run.json", `{"schema": "kvleak-run", "version": 2, "config": {"context": 16, "pool": 0, "page": 1, "slot": 8, "mode": "vulnerable", "alloc": "sorted", "cancel": "both", "kvBytes": 1}, "ops": []}`, "Nothing was loaded: the file's run cannot be replayed: prefill pool size 0"},
 		{"huge.json", huge, "That file is " + engine.Thousands(int64(len(huge))) + " bytes; at most 4,194,304 are read."},
 	}

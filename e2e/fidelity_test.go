@@ -31,6 +31,15 @@ func lastStep(t *testing.T, cfg engine.Config, ops []engine.Op) string {
 	return fmt.Sprintf("Step %d of %d", n, n)
 }
 
+// poolAt is decode's pool after the run of cfg and ops, in pool notation,
+// as the model draws it for the page.
+func poolAt(t *testing.T, cfg engine.Config, ops []engine.Op) string {
+	t.Helper()
+	s := model.NewSession()
+	require.NoError(t, s.ApplyLink(model.LinkState{Config: cfg, Ops: ops}))
+	return shownNow(t, s).Pool
+}
+
 // eventStep is the log step of request id's event at stage (the first such).
 func eventStep(t *testing.T, e *engine.Engine, id int, stage engine.Stage) int {
 	t.Helper()
@@ -67,25 +76,28 @@ func TestAllocatorSetting(t *testing.T) {
 	// appends them, so B gets 9–16; lifo hands them straight back.
 	for _, c := range []struct {
 		alloc engine.Allocator
-		pool  string
+		pool  string // decode's 20 pages
 	}{
-		{engine.LIFO, "B~×8 .×8"},
-		{engine.FIFO, ".×8 B~×8"},
-		{engine.Sorted, ".×8 B~×8"},
+		{engine.LIFO, "B~×8 .×12"},
+		{engine.FIFO, ".×8 B~×8 .×4"},
+		{engine.Sorted, ".×8 B~×8 .×4"},
 	} {
 		setField(b, "#allocator", string(c.alloc))
 		cfg := p.Config
 		cfg.Allocator = c.alloc
+		pool := poolAt(t, cfg, p.Ops)
+		require.Equal(t, c.pool, pool, "%s: the engine's pool", c.alloc)
 		want := "?" + linkQuery("", cfg, p.Ops) // a changed setting is no longer the preset
 		s := waitView(b, "alloc="+string(c.alloc)+" in the address bar", func(s pageView) bool {
-			return s.Search == want && poolNotation(s.Cells) == c.pool
+			return s.Search == want && poolNotation(s.Cells) == pool
 		})
 		assert.Equal(t, "200", s.Status, string(c.alloc))
 		assert.Equal(t, "OK: HTTP 200 with tenant B's own 8 pages", s.Verdict, string(c.alloc))
 		assert.Contains(t, textOf(b, "#pool-note"), "Allocator "+string(c.alloc)+".")
 	}
 
-	// late-write: under fifo, C gets B's freed pages 8–15 and A's late
+	// late-write: under fifo, C gets the pool's last four free pages
+	// (17–20) and the first four of B's freed ones (9–12), and A's late
 	// transfer lands in 1–8, which nobody holds; lifo, like sorted, hands
 	// C pages 1–8 and the late write lands in C's KV.
 	lw := mustPreset(t, "late-write")
@@ -94,15 +106,17 @@ func TestAllocatorSetting(t *testing.T) {
 		verdict, announce, pool string
 	}{
 		{engine.FIFO, "OK: HTTP 200 with tenant C's own 8 pages",
-			"Request 3 from tenant C: HTTP 200. OK: HTTP 200 with tenant C's own 8 pages", "A~×8 C~×8"},
-		{engine.LIFO, lateWriteVerdict(t), "8 pages of tenant A leaked to tenant C", "A!×8 B~×8"},
+			"Request 3 from tenant C: HTTP 200. OK: HTTP 200 with tenant C's own 8 pages", "A~×8 C~×4 B~×4 C~×4"},
+		{engine.LIFO, lateWriteVerdict(t), "8 pages of tenant A leaked to tenant C", "A!×8 B~×8 .×4"},
 	} {
 		cfg := lw.Config
 		cfg.Allocator = c.alloc
 		q := linkQuery("", cfg, lw.Ops)
 		b.Open(site + "?" + q)
+		pool := poolAt(t, cfg, lw.Ops)
+		require.Equal(t, canonicalPool(t, c.pool), pool, "%s: the engine's pool", c.alloc)
 		s := waitShows(b, "late-write under "+string(c.alloc), expectation{
-			Status: "200", Verdict: c.verdict, StepPos: lastStep(t, cfg, lw.Ops), Pool: canonicalPool(t, c.pool)})
+			Status: "200", Verdict: c.verdict, StepPos: lastStep(t, cfg, lw.Ops), Pool: pool})
 		assert.Equal(t, c.announce, s.Announce, string(c.alloc))
 		assert.Equal(t, string(c.alloc), valueOf(b, "#allocator"))
 		assert.False(t, s.HasBanner, "banner %q", s.Banner)

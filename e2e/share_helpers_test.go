@@ -66,7 +66,11 @@ func linkOp(op engine.Op) string {
 	case r.CancelAt != "":
 		end = string(r.CancelAt)
 	}
-	return strings.Join([]string{"s", esc(r.Tenant), strconv.Itoa(r.PromptTokens), esc(end), esc(r.Content)}, ",")
+	fields := []string{"s", esc(r.Tenant), strconv.Itoa(r.PromptTokens), esc(end), esc(r.Content)}
+	if r.MaxNewTokens > 0 { // the client's max_new_tokens, from link version 4
+		fields = append(fields, strconv.Itoa(r.MaxNewTokens))
+	}
+	return strings.Join(fields, ",")
 }
 
 // preset returns a preset by slug, failing the test if it is gone.

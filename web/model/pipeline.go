@@ -26,7 +26,7 @@ var pipelineStages = []struct {
 	{engine.StageIntake, LaneBoth, "validate_input_length, each server against its own pool"},
 	{engine.StageAdmission, LaneBoth, "the door: PrefillBootstrapQueue / DecodePreallocQueue"},
 	{engine.StagePrefillBootstrap, LanePrefill, "KV sender for the bootstrap_room"},
-	{engine.StageDecodePrealloc, LaneDecode, "pop_preallocated's budget, then pages for fill_len, the prompt as decode saw it; send_metadata"},
+	{engine.StageDecodePrealloc, LaneDecode, "pop_preallocated: the budget, then pages for fill_len; send_metadata"},
 	{engine.StagePrefillForward, LanePrefill, "forward pass builds the KV in prefill's pool"},
 	{engine.StagePrefillTransfer, LanePrefill, "send_kv_chunk over RDMA"},
 	{engine.StageDecodeTransfer, LaneDecode, "DecodeTransferQueue polls KVPoll"},

@@ -94,7 +94,7 @@ func TestPipelineFollowsBAfterTheDoor(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("wrote 1 token into 1 of %d reserved pages; decode commits %s positions (prefill's one placeholder token)",
 		demoCfg.ReservedPages(engine.DemoPromptB), th(engine.DemoPromptB)), v.Transfer)
 	assert.Equal(t, "prefill.transfer — send_kv_chunk over RDMA", v.Prefill, "the stage, and what it does in words")
-	assert.Equal(t, "decode.prealloc — pop_preallocated's budget, then pages for fill_len, the prompt as decode saw it; send_metadata", v.Decode, "decode waits for the transfer")
+	assert.Equal(t, "decode.prealloc — pop_preallocated: the budget, then pages for fill_len; send_metadata", v.Decode, "decode waits for the transfer")
 	assert.Equal(t, engine.PollSuccess, v.Poll)
 
 	require.NoError(t, s.SelectStep(s.eng.Log().Len())) // decode's release, after prefill's
