@@ -8,6 +8,7 @@ import (
 
 	"kvleak/challenge"
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // The reader's progress on the challenge ladder is kept in the browser's
@@ -23,7 +24,7 @@ const progressHeader = "kvleak-challenges 1"
 
 // maxProgressBytes bounds what is read back: a line, with its winning
 // link, per challenge.
-func maxProgressBytes() int { return (MaxQueryBytes + 64) * len(challenge.Ladder()) }
+func maxProgressBytes() int { return (permalink.MaxQueryBytes + 64) * len(challenge.Ladder()) }
 
 // maxTries bounds a stored count, so that a tampered one cannot overflow.
 const maxTries = 1_000_000
@@ -118,7 +119,7 @@ func parseProgressLine(line string) (int, ProgressItem, bool) {
 		return 0, ProgressItem{}, false
 	}
 	link := f[3]
-	if len(link) > MaxQueryBytes || strings.IndexFunc(link, func(r rune) bool { return !unicode.IsPrint(r) || r == ' ' }) >= 0 {
+	if len(link) > permalink.MaxQueryBytes || strings.IndexFunc(link, func(r rune) bool { return !unicode.IsPrint(r) || r == ' ' }) >= 0 {
 		link = ""
 	}
 	return n, ProgressItem{Solved: f[1] == "1", Tries: tries, Link: link}, true
