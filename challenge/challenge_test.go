@@ -111,24 +111,11 @@ var plays = map[int][]play{
 			return []engine.Op{send("C", c.PageTokens+1), send("B", first(t, c))}
 		}},
 	},
-	9: {
-		{name: "the late-write preset's settle and request", ops: presetRest("late-write")},
-		{name: "drained instead", ops: presetRest("late-write-drained")},
-	},
 }
 
 // probe sends the shortest prompt prefill rejects, plus d tokens.
 func probe(d int) func(*testing.T, engine.Config, []engine.Op) []engine.Op {
 	return sendAt("B", func(_ *testing.T, c engine.Config) int { return prefillLimit(c) + d })
-}
-
-// presetRest is what a preset's run does after the challenge's start.
-func presetRest(slug string) func(*testing.T, engine.Config, []engine.Op) []engine.Op {
-	return func(t *testing.T, _ engine.Config, start []engine.Op) []engine.Op {
-		p, ok := engine.PresetBySlug(slug)
-		require.True(t, ok)
-		return p.Ops[len(start):]
-	}
 }
 
 func (p play) run(t *testing.T, c Challenge) Verdict {
@@ -214,6 +201,7 @@ func TestGetAndParseAnswer(t *testing.T) {
 	}
 	_, err = ParseAnswer("maybe")
 	assert.ErrorContains(t, err, `"cannot"`)
+	assert.Len(t, changed(engine.DemoConfig(), engine.DemoConfig()), len(settings), "a comparison per setting")
 }
 
 // Every challenge's text is there, and its free settings are settings.
@@ -223,8 +211,9 @@ func TestLadderIsComplete(t *testing.T) {
 		assert.NotEmpty(t, c.Goal, n+1)
 		assert.NotEmpty(t, c.Lesson, n+1)
 		assert.GreaterOrEqual(t, len(c.Hints), 2, n+1)
+		assert.Equal(t, len(c.Free) > 0, c.Rules != "", "challenge %d says which settings it frees", n+1)
 		for _, f := range c.Free {
-			assert.True(t, contains(settingKeys(), f), "challenge %d frees %q", n+1, f)
+			assert.Contains(t, settingKeys(), f, "challenge %d frees %q", n+1, f)
 		}
 	}
 }

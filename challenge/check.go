@@ -2,7 +2,10 @@ package challenge
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"kvleak/engine"
@@ -23,7 +26,7 @@ func ParseAnswer(s string) (Answer, error) {
 	case NoAnswer, Can, Cannot:
 		return a, nil
 	}
-	return NoAnswer, fmt.Errorf("answer %q: must be %q or %q", clip(s), Can, Cannot)
+	return NoAnswer, errors.New(`the answer must be "can" or "cannot"`)
 }
 
 // Challenge is one rung of the ladder.
@@ -37,7 +40,9 @@ type Challenge struct {
 	Ops    int
 	// Free are the settings the reader may change and still solve it, by
 	// their link keys; every other setting is held as the start has it.
-	Free []string
+	// Rules says so in words (HeldRules when Free is empty).
+	Free  []string
+	Rules string
 	// Question is asked of the reader of a "prove it cannot be done"
 	// challenge, which a right answer solves only with the run's proof.
 	Question string
@@ -45,18 +50,20 @@ type Challenge struct {
 	Hints []string
 	// Lesson is what solving it shows, said once it is solved.
 	Lesson string
+	// Miss says what the run lacks; Near, of the request that came closest
+	// (its %d), why it falls short.
+	Miss, Near string
 
 	goal func(e *engine.Engine, a Answer) result
 }
 
-// result is a goal's finding: the request that met it, or what is missing.
+// result is a goal's finding: the request that met it, or the one that
+// came closest (Near says why), or why it falls short when Miss and Near
+// do not say it.
 type result struct {
-	request int
-	miss    string // "" when the goal is met
+	met, near int
+	why       string
 }
-
-func met(request int) result            { return result{request: request} }
-func missing(f string, a ...any) result { return result{miss: fmt.Sprintf(f, a...)} }
 
 // Start is the challenge's starting run.
 func (c Challenge) Start() (engine.Config, []engine.Op, error) {
@@ -67,19 +74,8 @@ func (c Challenge) Start() (engine.Config, []engine.Op, error) {
 	return p.Config, p.Ops[:c.Ops], nil
 }
 
-// Rules says which settings the challenge holds and which are the reader's.
-func (c Challenge) Rules() string {
-	if len(c.Free) == 0 {
-		return "Play with the starting settings: a run that changes them does not count."
-	}
-	var free []string
-	for _, s := range settings {
-		if contains(c.Free, s.key) {
-			free = append(free, s.name)
-		}
-	}
-	return "You may change " + join(free) + "; the other settings stay as they start."
-}
+// HeldRules are the rules of a challenge that frees no setting.
+const HeldRules = "Play with the starting settings: a run that changes them does not count."
 
 // Verdict is what Check found.
 type Verdict struct {
@@ -102,20 +98,22 @@ func (c Challenge) Check(e *engine.Engine, a Answer) Verdict {
 		return Verdict{Says: err.Error()}
 	}
 	r := c.goal(e, a)
-	v := Verdict{Met: r.miss == "", Request: r.request, Says: r.miss}
-	if v.Met {
-		v.Says = fmt.Sprintf("Request r%d meets the goal.", r.request)
-		if r.request == 0 {
-			v.Says = "The run and your answer meet the goal."
-		}
+	v := Verdict{Met: r.met > 0, Request: r.met, Says: c.Miss}
+	switch {
+	case v.Met:
+		v.Says = "Request r" + strconv.Itoa(r.met) + " meets the goal."
+	case r.why != "":
+		v.Says = r.why
+	case r.near > 0:
+		v.Says = strings.Replace(c.Near, "%d", strconv.Itoa(r.near), 1)
 	}
-	for _, s := range settings {
-		if s.of(e.Config()) == s.of(start) {
-			continue
-		}
-		if contains(c.Free, s.key) {
+	diff := changed(e.Config(), start)
+	for i, s := range settings {
+		switch {
+		case !diff[i]:
+		case slices.Contains(c.Free, s.key):
 			v.Changed = append(v.Changed, s.name)
-		} else {
+		default:
 			v.Broken = append(v.Broken, s.name)
 		}
 	}
@@ -128,42 +126,33 @@ func (c Challenge) Check(e *engine.Engine, a Answer) Verdict {
 func (v Verdict) Fair() string {
 	switch {
 	case len(v.Broken) > 0:
-		return "You changed " + join(v.Broken) + ", which this challenge holds: a run that meets the goal this way does not count. Start over, or set " + plural(len(v.Broken), "it", "them") + " back."
+		return "You changed " + join(v.Broken) + ", which this challenge holds: a run that meets the goal this way does not count. Start over, or set them back."
 	case len(v.Changed) > 0:
 		return "You changed " + join(v.Changed) + ", which this challenge leaves to you: a solution still counts."
 	}
 	return ""
 }
 
-// setting is one setting of the engine as the rules compare it.
-type setting struct {
-	key, name string
-	of        func(engine.Config) string
-}
+// setting is one setting of the engine as the rules name it: its link key
+// and its name in words.
+type setting struct{ key, name string }
 
-// settings are the Config fields a challenge's rules can hold, by the
-// link's keys.
+// settings are the Config fields a challenge's rules can hold, in
+// changed's order.
 var settings = []setting{
-	{"ctx", "the context length", func(c engine.Config) string { return fmt.Sprint(c.ContextTokens) }},
-	{"pool", "prefill's pool", func(c engine.Config) string { return fmt.Sprint(c.PoolTokens) }},
-	{"dpool", "decode's pool", func(c engine.Config) string { return fmt.Sprint(c.DecodePoolTokens) }},
-	{"page", "the page size", func(c engine.Config) string { return fmt.Sprint(c.PageTokens) }},
-	{"mode", "the admission mode", func(c engine.Config) string { return string(c.Mode) }},
-	{"door", "what the door retires", func(c engine.Config) string { return c.Retires().String() }},
-	{"alloc", "the allocator", func(c engine.Config) string { return string(cmp.Or(c.Allocator, engine.Sorted)) }},
-	{"cancel", "the router's cancel policy", func(c engine.Config) string { return string(c.Cancel) }},
-	{"scrub", "scrub-on-free", func(c engine.Config) string { return fmt.Sprint(c.ScrubOnFree) }},
-	{"wcheck", "the writer check", func(c engine.Config) string { return fmt.Sprint(c.CheckWriter) }},
-	{"gw", "the AI gateway", func(c engine.Config) string { return string(cmp.Or(c.Gateway, engine.GatewayOff)) }},
+	{"ctx", "the context length"}, {"pool", "prefill's pool"}, {"dpool", "decode's pool"}, {"page", "the page size"},
+	{"mode", "the admission mode"}, {"door", "what the door retires"}, {"alloc", "the allocator"},
+	{"cancel", "the router's cancel policy"}, {"scrub", "scrub-on-free"}, {"wcheck", "the writer check"}, {"gw", "the AI gateway"},
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// changed says which settings differ between a and b, in settings' order:
+// a door that follows the mode by what it retires, an empty allocator or
+// gateway as its default.
+func changed(a, b engine.Config) []bool {
+	return []bool{a.ContextTokens != b.ContextTokens, a.PoolTokens != b.PoolTokens, a.DecodePoolTokens != b.DecodePoolTokens,
+		a.PageTokens != b.PageTokens, a.Mode != b.Mode, a.Retires() != b.Retires(),
+		cmp.Or(a.Allocator, engine.Sorted) != cmp.Or(b.Allocator, engine.Sorted), a.Cancel != b.Cancel, a.ScrubOnFree != b.ScrubOnFree,
+		a.CheckWriter != b.CheckWriter, cmp.Or(a.Gateway, engine.GatewayOff) != cmp.Or(b.Gateway, engine.GatewayOff)}
 }
 
 // join is "a", "a and b", "a, b and c".
@@ -172,19 +161,4 @@ func join(names []string) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// clip shortens untrusted text for a message.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return s
 }

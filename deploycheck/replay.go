@@ -68,8 +68,8 @@ func (v Verdict) Settings() (Settings, error) {
 		Allocator:        engine.Sorted,
 		Cancel:           engine.CancelBoth,
 		KVBytesPerToken:  engine.DefaultKVBytesTok,
-		// Decode's num_reserved_decode_tokens (d.Server.ReservedDecode())
-		// joins here once the engine models the prealloc budget.
+		// Decode's num_reserved_decode_tokens: its prealloc budget.
+		ReservedDecodeTokens: d.Server.ReservedDecode(),
 	}
 	if err := cfg.Validate(); err != nil {
 		return Settings{}, fmt.Errorf("%w: %v", ErrNoReplay, err)
@@ -102,14 +102,21 @@ func (v Verdict) Replay() (Replay, error) {
 		r.Notes = append(r.Notes, "the replay runs the pre-fix door where the release is unknown")
 	}
 
-	w := cfg.Window()
+	w, read := cfg.Window(), cfg.ReadWindow()
 	prefillMax := cfg.LimitsOf(engine.ServerPrefill).MaxReqInputLen()
 	r.InWindow = w.Open()
 	r.Prompt = prefillMax // the shortest prompt prefill rejects
-	if r.InWindow {
-		r.Prompt = w.Last // the longest: decode reads the most pages
+	switch {
+	case read.Open():
+		r.Prompt = read.Last // the longest decode attends over: it reads the most pages
+	case r.InWindow:
+		r.Prompt = w.Last // decode's budget, or its max_new_tokens clamp, stops every one
 	}
-	fits := prefillMax - 1 // the longest prompt both servers read in full
+	// The longest prompt both servers read in full and decode's prealloc
+	// budget takes on an idle pool: a longer one would wait in
+	// DecodePreallocQueue for good, and every request behind it.
+	decodeMax := cfg.LimitsOf(engine.ServerDecode).MaxReqInputLen()
+	fits := min(prefillMax-1, decodeMax-1, cfg.PagesOf(engine.ServerDecode)*cfg.PageTokens-cfg.ReservedDecodeTokens)
 	content := pastContent
 	if r.InWindow {
 		content = probeContent

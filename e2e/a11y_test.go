@@ -99,6 +99,8 @@ func TestAccessibility(t *testing.T) {
 		{name: "banner", query: "v=9&preset=demo", prepare: func(b *browser) {
 			waitFor(b, "the banner", `!!document.getElementById("banner")`)
 		}},
+		{name: "pool maps at launch scale", query: demoQuery, prepare: launchMaps},
+		{name: "pool maps at launch scale, dark", query: demoQuery, dark: true, prepare: launchMaps},
 	}
 	for _, v := range views {
 		t.Run(v.name, func(t *testing.T) {
@@ -121,6 +123,12 @@ func TestAccessibility(t *testing.T) {
 			t.Logf("%s: %d axe violations", v.name, len(violations))
 		})
 	}
+}
+
+// launchMaps shows the launch preset's pool maps with their spans.
+func launchMaps(b *browser) {
+	choosePreset(b, "glm-launch")
+	waitFor(b, "the maps' spans", `document.querySelectorAll("#pool-map-regions .region").length > 0 && document.querySelectorAll("#prefill-map-regions .region").length > 0`)
 }
 
 // TestScreenReaderBits checks what axe cannot judge: the live region says

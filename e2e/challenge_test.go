@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/challenge"
+	"kvleak/engine"
 )
 
 // challengeStart is challenge n's starting settings' leak window, from the
@@ -92,4 +93,37 @@ func TestChallengePanelAccessibility(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The proof of challenge that asks a question, answered on the page: the
+// probe through the form, the answer by its button, which keeps the focus
+// when the panel's markup is new; Close takes the focus to the request
+// form, and the ladder opens another challenge at its heading.
+func TestChallengeProofAnsweredOnThePage(t *testing.T) {
+	n := 0
+	for i, c := range challenge.Ladder() {
+		if c.Question != "" {
+			n = i + 1
+		}
+	}
+	require.NotZero(t, n, "a challenge asks a question")
+	c, _ := challenge.Get(n)
+	cfg, _, err := c.Start()
+	require.NoError(t, err)
+
+	b := newBrowser(t)
+	b.Open(serveSite(t) + "?challenge=" + strconv.Itoa(n))
+	waitFor(b, "the question", jsExists("#challenge-answer-cannot"))
+	sendRequest(b, "B", strconv.Itoa(cfg.LimitsOf(engine.ServerPrefill).MaxReqInputLen()), "")
+	clickSel(b, "#challenge-answer-cannot")
+	waitFor(b, "the proof accepted", jsExists(`#challenge[data-run-solves="true"] #challenge-answer-cannot[aria-pressed="true"]`))
+	waitFor(b, "the focus kept on the answer", `document.activeElement.id === "challenge-answer-cannot"`)
+	waitFor(b, "the status region to say so", `document.getElementById("announce").textContent.includes("solved")`)
+
+	clickSel(b, "#challenge-close")
+	waitFor(b, "the panel closed, the focus on the form", `!document.getElementById("challenge") && document.activeElement.id === "tenant"`)
+
+	b.Do(evalVoid(`document.getElementById("ctf").open = true`))
+	clickSel(b, `#challenges button[data-v="2"]`)
+	waitFor(b, "challenge 2 at its heading", `document.querySelector("#challenge[data-n='2']") && document.activeElement.id === "challenge-h"`)
 }

@@ -155,7 +155,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		assert.Equal(t, []string{"intake", "intake", "admission", "response"}, r2Stages(),
 			"r2 passes both servers' intake and never reaches prefill or decode")
 		assert.Equal(t, "Error body: "+demoFixReason, textOf(b, ".reason"))
-		assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+		assert.Empty(t, gridCells(b, ".state-leaked"))
 	})
 	t.Run("length-check-only", func(t *testing.T) {
 		withT(b, t)
@@ -183,7 +183,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 		assert.Contains(t, textOf(b, "#router-note"), "The status the client sees depends on the router", "whose 500 or 400 B gets")
 		assert.Equal(t, []string{"intake", "intake", "admission", "prefill.bootstrap", "decode.prealloc", "decode.transfer", "response", "release"}, r2Stages(),
 			"prefill's half is retired at its door; decode preallocates and times out")
-		assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+		assert.Empty(t, gridCells(b, ".state-leaked"))
 		assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response carries nothing of tenant A")
 	})
 	t.Run("back to vulnerable", func(t *testing.T) {
@@ -228,7 +228,7 @@ func TestVersion1Link(t *testing.T) {
 	assert.Equal(t, "lifo", valueOf(b, "#allocator"), "a v=1 link ran with lifo")
 	assert.Equal(t, "16", valueOf(b, "#decode-pool"), "decode's pool backs the context")
 	assert.Equal(t, "0", valueOf(b, "#reserved-decode"), "it reserved nothing for decoding")
-	assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+	assert.Empty(t, gridCells(b, ".state-leaked"))
 	_, changed := engine.MigrateV3(cfg, ops)
 	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. "+changed+" Outcomes may differ from when it was made.",
 		textOf(b, "#notice"))
@@ -295,7 +295,7 @@ func TestLateWrite(t *testing.T) {
 	assert.Equal(t, "200", textOf(b, "#status"))
 	assert.Equal(t, lateWriteVerdict(t), textOf(b, "#verdict"))
 	assert.Contains(t, textOf(b, "#response"), "tenant-A:"+demoSecret, "#response")
-	leaked := gridCells(b, "[data-state=leaked]")
+	leaked := gridCells(b, ".state-leaked")
 	if assert.Len(t, leaked, 8, "leaked cells: %s", joinCells(leaked)) {
 		for _, c := range leaked {
 			assert.Equal(t, "A", c.Owner, "leaked cell %s", c)
@@ -310,7 +310,7 @@ func TestLateWrite(t *testing.T) {
 	waitFor(b, "C's response", `document.querySelector("#step-pos").textContent.includes(`+jsLit(lastStep(t, drained.Config, drained.Ops))+`)`)
 	assert.Equal(t, "OK: HTTP 200 with tenant C's own 8 pages", textOf(b, "#verdict"))
 	assert.NotContains(t, textOf(b, "#response"), "tenant-A:", "#response")
-	assert.Empty(t, gridCells(b, "[data-state=leaked]"))
+	assert.Empty(t, gridCells(b, ".state-leaked"))
 }
 
 // TestKVPollBadges checks the demo's log: each transfer stage carries the

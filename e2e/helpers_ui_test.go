@@ -154,12 +154,16 @@ type gridCell struct {
 
 func (c gridCell) String() string { return c.Page + ":" + c.State + ":" + c.Owner }
 
+// cellStateJS is the state of the grid's cell c, from its class state-…:
+// the one attribute a step changes on a cell (web/dom/grid.go).
+const cellStateJS = `((c.className.match(/\bstate-(\w+)/) || [])[1] ?? "")`
+
 // gridCells lists the grid's cells in order, optionally narrowed by a CSS
-// selector relative to #grid (e.g. "[data-state=leaked]").
+// selector relative to #grid (e.g. ".state-leaked").
 func gridCells(b *browser, filter string) []gridCell {
 	b.t.Helper()
 	return evalJS[[]gridCell](b, fmt.Sprintf(`[...document.querySelectorAll("#grid .cell"+%s)].map(c => (
-		{page: c.dataset.page ?? "", owner: c.dataset.owner ?? "", state: c.dataset.state ?? ""}))`, jsLit(filter)))
+		{page: c.dataset.page ?? "", owner: c.dataset.owner ?? "", state: `+cellStateJS+`}))`, jsLit(filter)))
 }
 
 // logRow is one row of the event log.
@@ -190,7 +194,7 @@ func readState(b *browser) uiState {
 	return evalJS[uiState](b, `({
 		status: (document.querySelector("#status") || {}).textContent ?? "",
 		verdict: (document.querySelector("#verdict") || {}).textContent ?? "",
-		grid: [...document.querySelectorAll("#grid .cell")].map(c => c.dataset.page + ":" + c.dataset.state + ":" + c.dataset.owner),
+		grid: [...document.querySelectorAll("#grid .cell")].map(c => c.dataset.page + ":" + `+cellStateJS+` + ":" + c.dataset.owner),
 		logRows: document.querySelectorAll("#log li[data-step][data-stage]").length,
 	})`)
 }

@@ -22,6 +22,7 @@ var marks = []mark{
 	{"log-poll", "KVPoll", false},
 	{"rdma", "RDMA link", true},
 	{"seg-leaked", "LEAKED", true},
+	{"region-stale", "stale", true}, // a pool map's span: its swatch, the map's checkerboard
 	{"replay-drop", "drop a file", true},
 }
 

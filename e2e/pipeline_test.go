@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/web/model"
 )
 
 // A request's way through the pipeline, stage by stage as the log prints
@@ -95,7 +96,7 @@ func TestReadWindowOutlinesTheSlot(t *testing.T) {
 	assert.Equal(t, 8, countAll(b, "#grid .cell.in-window"))
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote"))
 	assert.Equal(t, "B", evalJS[string](b, `document.querySelector("#grid .cell.wrote").dataset.owner`))
-	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window:not(.wrote)[data-owner="A"][data-state="leaked"]`))
+	assert.Equal(t, 7, countAll(b, `#grid .cell.in-window.state-leaked:not(.wrote)[data-owner="A"]`))
 	// Prefill wrote only position 0 of page 1 (its placeholder); positions
 	// 1–15 still hold A's KV.
 	assert.Equal(t, 1, countAll(b, "#grid .cell.in-window.wrote.mixed"))
@@ -103,71 +104,63 @@ func TestReadWindowOutlinesTheSlot(t *testing.T) {
 	assert.Contains(t, textOf(b, `#grid .cell[data-page="3"]`), "r1 · A", "a tile names the request that wrote it")
 }
 
-// The pool map of decode's 1,048,576 pages: every page a pixel, and the
-// pixels in the leak colour are exactly the leaked pages (1–681,272, the
-// 4,095 of tenant A's and the 677,177 of tenant D's that B read), but for
-// the frame drawn around each run of many rows.
+// The pool map of decode's pool at launch scale: the pixels in the leak
+// colour are exactly those of the leaked pages (A's and D's that B read,
+// as the map's list names them), but where the frame drawn around each
+// run covers them. A pixel of several pages (model.LayOutMap) shows the
+// leak when any of its pages leaked.
 func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
-	waitFor(b, "the pool map", jsExists("#pool-map"))
-	const width = 1024
-	assert.Equal(t, []int{width, 1024}, evalJS[[]int](b, `[document.getElementById("pool-map").width, document.getElementById("pool-map").height]`))
-	// The leak colour of the light scheme (--leak: #b3141f), read back, as
-	// runs of pixels [first, last].
-	leaked := evalJS[[][2]int](b, `(() => {
+	m := mapOf(b, "pool-map")
+	l := model.LayOutMap(mustPreset(t, "glm-launch").Config.PagesOf(engine.ServerDecode), int(m.Box))
+	var leakedRuns [][2]int
+	for _, r := range evalJS[[]region](b, fmt.Sprintf(regionsJS, "pool-map-regions")) {
+		if r.Leaked {
+			leakedRuns = append(leakedRuns, [2]int{r.First, r.Last})
+		}
+	}
+	require.Len(t, leakedRuns, 2, "A's and D's")
+	want := map[int]bool{}
+	for _, r := range leakedRuns {
+		for px := l.PixelOf(r[0]); px <= l.PixelOf(r[1]); px++ {
+			want[px] = true
+		}
+	}
+	// The light scheme's leak colour (--leak: #b3141f) and the ring's
+	// (--text: #1d1d1f), pixel by pixel: 0 other, 1 leak, 2 ring.
+	px := evalJS[[]int](b, `(() => {
 		const c = document.getElementById("pool-map"), d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, out = [];
 		for (let i = 0; i < d.length; i += 4) {
-			if (d[i] !== 0xb3 || d[i+1] !== 0x14 || d[i+2] !== 0x1f) continue;
-			const p = i / 4, last = out[out.length - 1];
-			if (last && last[1] === p - 1) last[1] = p; else out.push([p, p]);
+			out.push(d[i] === 0xb3 && d[i+1] === 0x14 && d[i+2] === 0x1f ? 1 : d[i] === 0x1d && d[i+1] === 0x1d && d[i+2] === 0x1f ? 2 : 0);
 		}
 		return out;
 	})()`)
-	// Each leaked run spans more than two rows, so it is framed
-	// (web/pool/poolmap.go: draw): a 2-pixel line around rows first..last covers
-	// the two rows above and below it and the two columns at each edge.
-	// A's run is rows 0–3, D's rows 4–665.
-	framed := func(p int) bool {
-		row, col := p/width, p%width
-		for _, r := range [][2]int{{0, 3}, {4, 665}} {
-			if row == r[0]-2 || row == r[0]-1 || row == r[1]+1 || row == r[1]+2 ||
-				row >= r[0]-2 && row <= r[1]+2 && (col < 2 || col >= width-2) {
-				return true
-			}
-		}
-		return false
-	}
-	var want [][2]int
-	for p := 1; p <= 681272; p++ {
-		if framed(p) {
-			continue
-		}
-		if n := len(want); n > 0 && want[n-1][1] == p-1 {
-			want[n-1][1] = p
-		} else {
-			want = append(want, [2]int{p, p})
+	require.Len(t, px, l.Width*l.Height)
+	leak, covered := 0, 0
+	for i, c := range px {
+		switch {
+		case c == 1:
+			leak++
+			require.True(t, want[i], "pixel %d (%d,%d) is in the leak colour, but none of its pages leaked", i, i%l.Width, i/l.Width)
+		case want[i] && c == 2:
+			covered++
+		case want[i]:
+			require.Failf(t, "a leaked pixel is neither the leak's colour nor the frame's", "pixel %d (%d,%d)", i, i%l.Width, i/l.Width)
 		}
 	}
-	require.Len(t, leaked, len(want), "runs of the leak colour")
-	assert.Equal(t, want, leaked)
-	shown := func(first, last int) string { // SGLang's page ids, from 1
-		return "pages " + engine.Thousands(int64(engine.PageID(first))) + "–" + engine.Thousands(int64(engine.PageID(last)))
-	}
-	assert.Equal(t, []string{shown(1, 4095), shown(4096, 681272)}, evalJS[[]string](b, `[...document.querySelectorAll("#pool-map-leaks button")].map(el => el.textContent)`))
+	assert.Equal(t, len(want), leak+covered)
+	assert.Less(t, covered, len(want)/10, "the frame covers few of the leaked pixels")
 
-	// Each listed range zooms the grid to exactly its pages, every cell
-	// leaked and of the tenant who wrote it.
-	for i, want := range []struct {
-		first, last int
-		owner       string
-	}{{1, 4095, "A"}, {4096, 681272, "D"}} {
-		clickSel(b, fmt.Sprintf(`#pool-map-leaks li:nth-child(%d) button`, i+1))
-		waitFor(b, fmt.Sprintf("the grid zoomed to pages %d–%d", want.first, want.last), fmt.Sprintf(`(() => {
+	// Each leaked span's pages zoom the grid to exactly its pages, every
+	// cell leaked and of the tenant who wrote it.
+	for i, r := range leakedRuns {
+		b.Do(evalVoid(fmt.Sprintf(`document.querySelectorAll("#pool-map-regions .region-leaked .region-pages")[%d].click()`, i)))
+		waitFor(b, fmt.Sprintf("the grid zoomed to pages %d–%d", r[0], r[1]), fmt.Sprintf(`(() => {
 			const cells = document.querySelectorAll("#grid .cell[data-page]");
 			return cells.length > 0 && cells[0].dataset.page.split("-")[0] === "%d" && cells[cells.length-1].dataset.page.split("-").pop() === "%d";
-		})()`, want.first, want.last))
-		next := want.first
+		})()`, r[0], r[1]))
+		next, owner := r[0], ""
 		for _, c := range gridCells(b, "") {
 			lo, hi, _ := strings.Cut(c.Page, "-")
 			if hi == "" {
@@ -175,12 +168,15 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 			}
 			assert.Equal(t, strconv.Itoa(next), lo, "cell %v follows the one before", c)
 			assert.Equal(t, "leaked", c.State, "cell %v", c)
-			assert.Equal(t, want.owner, c.Owner, "cell %v", c)
+			if owner == "" {
+				owner = c.Owner
+			}
+			assert.Equal(t, owner, c.Owner, "cell %v: one tenant's span", c)
 			n, err := strconv.Atoi(hi)
 			require.NoError(t, err)
 			next = n + 1
 		}
-		assert.Equal(t, want.last+1, next, "the cells cover pages %d–%d", want.first, want.last)
+		assert.Equal(t, r[1]+1, next, "the cells cover pages %d–%d", r[0], r[1])
 	}
 }
 

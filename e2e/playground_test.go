@@ -41,7 +41,7 @@ func assertDemoLeak(t *testing.T, b *browser) {
 	t.Helper()
 	assert.Equal(t, "200", textOf(b, "#status"), "#status")
 	assert.Equal(t, expectAt(t, "demo", 0).Pool, gridPool(b), "#grid")
-	leaked := gridCells(b, "[data-state=leaked]")
+	leaked := gridCells(b, ".state-leaked")
 	if assert.Len(t, leaked, 7, "leaked cells: %s", joinCells(leaked)) {
 		for _, c := range leaked {
 			assert.Equal(t, "A", c.Owner, "leaked cell %s", c)
@@ -123,23 +123,23 @@ var cellStates = map[string]bool{"free": true, "allocated": true, "stale": true,
 var pageHook = regexp.MustCompile(`^\d+(-\d+)?$`)
 
 // assertCellHooks checks the grid's stable hooks on every cell: data-page
-// (an id or first-last), data-owner (a tenant, empty when none) and
-// data-state (one of four).
+// (an id or first-last), data-owner (a tenant, empty when none) and its
+// state, a class state-… (one of four).
 func assertCellHooks(t *testing.T, b *browser) {
 	t.Helper()
 	type hooks struct {
 		Page, Owner, State *string
 	}
 	all := evalJS[[]hooks](b, `[...document.querySelectorAll("#grid .cell")].map(c => (
-		{Page: c.getAttribute("data-page"), Owner: c.getAttribute("data-owner"), State: c.getAttribute("data-state")}))`)
+		{Page: c.getAttribute("data-page"), Owner: c.getAttribute("data-owner"), State: `+cellStateJS+` || null}))`)
 	require.NotEmpty(t, all, "#grid has cells")
 	var noOwner []string
 	for i, h := range all {
-		if !assert.NotNil(t, h.Page, "cell %d has data-page", i) || !assert.NotNil(t, h.State, "cell %d has data-state", i) {
+		if !assert.NotNil(t, h.Page, "cell %d has data-page", i) || !assert.NotNil(t, h.State, "cell %d has a state class", i) {
 			continue
 		}
 		assert.Regexp(t, pageHook, *h.Page, "cell %d data-page", i)
-		assert.True(t, cellStates[*h.State], "cell %d data-state %q", i, *h.State)
+		assert.True(t, cellStates[*h.State], "cell %d state %q", i, *h.State)
 		if h.Owner == nil {
 			noOwner = append(noOwner, *h.Page+":"+*h.State)
 		}
@@ -205,12 +205,12 @@ func TestPlaygroundInteractions(t *testing.T) {
 		assert.Equal(t, []string{"1-drained", "1-timeout", "1-error"}, settle, "one button per outcome")
 		// A's 8 tokens: decode reserved fill_len = 8 tokens, one 16-token page.
 		assert.Equal(t, "Cancelled by the client at prefill.transfer: decode still holds 1 page, waiting for the prefill half's ABORT_ACK", textOf(b, "#verdict"))
-		assert.Positive(t, countAll(b, "#grid [data-state=allocated]"), "the lingering half holds its pages")
+		assert.Positive(t, countAll(b, "#grid .state-allocated"), "the lingering half holds its pages")
 		rows := countAll(b, "#log li[data-step][data-stage]")
 		clickSel(b, `#lingering [data-settle="1-drained"]`)
 		waitFor(b, "the lingering panel gone", `document.querySelector("#lingering") === null`)
 		waitLogGrows(b, rows) // settling is logged; the log follows after the paint
-		assert.Equal(t, 0, countAll(b, "#grid [data-state=allocated]"), "no page held after the drain")
+		assert.Equal(t, 0, countAll(b, "#grid .state-allocated"), "no page held after the drain")
 		assert.Equal(t, 0, countAll(b, "#notice"), textOf(b, "#notice"))
 	})
 
@@ -363,6 +363,7 @@ func TestScreenshots(t *testing.T) {
 	waitFor(b, "the symmetric pools' 400", `document.querySelector("#verdict").textContent.includes("400")`)
 	shoot("-symmetric")
 	shootViews(t, b, serveSite(t), dir, "")
+	shootMaps(t, b, serveSite(t), dir, "")
 }
 
 const phoneWidth = 360

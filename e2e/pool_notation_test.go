@@ -15,7 +15,7 @@ import (
 // leaked count is only in its label ("7 LEAKED"); a one-page leaked cell
 // counts 1. An unknown state reads as "?state", which no literal matches.
 const cellTokensJS = `[...document.querySelectorAll("#grid .cell")].map(c => {
-	const state = c.dataset.state, sym = {free: ".", allocated: "+", stale: "~", leaked: "!"}[state];
+	const state = ` + cellStateJS + `, sym = {free: ".", allocated: "+", stale: "~", leaked: "!"}[state];
 	let tok = (c.dataset.owner ?? "") + (sym ?? "?" + state);
 	if (state === "leaked") {
 		const m = /(\d[\d,]*) LEAKED/.exec(c.getAttribute("aria-label") || "");

@@ -96,7 +96,7 @@ func TestReplayAtTheDeployChecksServers(t *testing.T) {
 	assert.Zero(t, countAll(b, "#replay-from-deploy"), "nothing to offer before a check")
 	pasteDeploy(b, deployFixture(t, "glm-launch/prefill.json"), deployFixture(t, "glm-launch/decode.json"))
 	waitFor(b, "the offer to replay at the servers' settings", `!!document.querySelector("#replay-from-deploy")`)
-	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1.",
+	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1, decode's reserve 512 tokens.",
 		textOf(b, "#replay-deploy-settings"))
 
 	log := "t,tenant,prompt_tokens,output_tokens\n0,A,4096,4\n1,D,677177,4\n100,B,900000,4\n"

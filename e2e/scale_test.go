@@ -43,7 +43,7 @@ func TestRealScalePreset(t *testing.T) {
 	_, end := pageRange(t, all[len(all)-1].Page)
 	assert.Equal(t, 1_048_575, end, "the last cell ends at decode's pool's last page")
 	var leakedRanges []gridCell
-	for _, c := range gridCells(b, "[data-state=leaked]") {
+	for _, c := range gridCells(b, ".state-leaked") {
 		if strings.Contains(c.Page, "-") {
 			leakedRanges = append(leakedRanges, c)
 		}

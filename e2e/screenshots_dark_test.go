@@ -33,4 +33,5 @@ func TestScreenshotsDark(t *testing.T) {
 	b.Screenshot(filepath.Join(dir, "desktop-dark-symmetric.png"), 1280)
 	b.Screenshot(filepath.Join(dir, "phone-dark-symmetric.png"), phoneWidth)
 	shootViews(t, b, site, dir, "-dark")
+	shootMaps(t, b, site, dir, "-dark")
 }

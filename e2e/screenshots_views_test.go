@@ -37,6 +37,24 @@ func shootViews(t *testing.T, b *browser, site, dir, suffix string) {
 	b.Screenshot(filepath.Join(dir, "phone-share"+suffix+".png"), phoneWidth)
 }
 
+// shootMaps saves the launch preset's pool maps and their spans as a
+// reader sees them at 1280×800 and at 360 px, each server's scrolled to
+// its heading (maps-SERVER-WIDTH+suffix.png).
+func shootMaps(t *testing.T, b *browser, site, dir, suffix string) {
+	t.Helper()
+	b.Open(site + "?v=3&preset=glm-launch")
+	for _, w := range []int64{1280, phoneWidth} {
+		b.Do(chromedp.EmulateViewport(w, 800))
+		for _, m := range []struct{ server, id, heading string }{{"prefill", "prefill-map", "pool-h"}, {"decode", "pool-map", "pool-decode-h"}} {
+			mapOf(b, m.id)
+			b.Do(evalVoid(`document.getElementById("` + m.heading + `").scrollIntoView()`))
+			stillRect(b, "#"+m.id)
+			viewportShot(b, filepath.Join(dir, "maps-"+m.server+"-"+strconv.FormatInt(w, 10)+suffix+".png"))
+		}
+	}
+	b.Do(chromedp.ResetViewport())
+}
+
 // viewportShot saves what the viewport shows (a fixed or sticky card where
 // the reader sees it, which a full-page capture would move).
 func viewportShot(b *browser, path string) {

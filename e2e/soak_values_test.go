@@ -49,8 +49,10 @@ var soakQueries = []string{
 	"?v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0",
 	"?v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&embed=1&ro=1",
 	"?v=1&ctx=16&pool=8&page=1&slot=8&mode=vulnerable&cancel=both&scrub=0&compare=1&step=1",
+	// the capture-the-flag ladder: a challenge on its start, on a run, embedded
+	"?challenge=6", "?v=3&preset=demo&challenge=1", "?challenge=2&embed=1&view=challenge",
 	// refused
-	"?v=3&preset=demo", "?v=2&preset=demo", "?v=1&preset=nope", "?v=1&ctx=0", "?v=1&ctx=abc", "?v=1&ctx=-5",
+	"?challenge=0", "?challenge=99", "?v=3&preset=demo", "?v=2&preset=demo", "?v=1&preset=nope", "?v=1&ctx=0", "?v=1&ctx=abc", "?v=1&ctx=-5",
 	"?v=1&op=s,%ZZ,1,-,x", "?v=1&step=99999", "?v=1&preset=demo&step=99999", "?v=1&preset=demo&step=-1",
 	"?v=1&v=1", "?v=1&op=x,1,drained", "?v=1&op=x,0,bogus", "?v=1&op=s,A,1,bogus,x", "?v=1&op=s,,1,-,x",
 	"?v=1&mode=weird", "?v=1&cancel=weird", "?v=1&scrub=2", "?%", "?v=1&preset=demo#frag", "?&&&", "?=",

@@ -37,13 +37,13 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 }
 
 // wasmShare bounds the shipped wasm's brotli as a ratchet: a change that
-// adds bytes fails here before the bench sees it. Issue 34's first-visit
-// budget (1.15 MB with the page, scripts, styles and manifest) is not met
-// since the Replay panel (issue 40) and the lab bench (issue 41): the wasm
-// is 1,244,105 B, and removal alone does not win back the rest — what it
-// would cost is in docs/performance.md ("the bytes, 5 December"). Lower
-// this bound as bytes are won back; never raise it without saying why there.
-const wasmShare = 1_250_000
+// adds bytes fails here before the bench sees it. It is set to what the
+// last stop measured (docs/performance.md, "the bytes, 6 December"): this
+// round's ceiling, 1,280,000 B (issue 51), is not met — the round's
+// features came to 1,290,243 B after what removal won back — and the note
+// says what closing the gap would cost. Lower this bound as bytes are won
+// back; never raise it without saying why there.
+const wasmShare = 1_292_000
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -14,7 +14,7 @@ import (
 )
 
 // handMadeLog is TestReplayHandMadeLog's log.
-const handMadeLog = "t,tenant,prompt_tokens,output_tokens\n0,A,120,10\n0.1,C,16,0\n1,B,125,1\n2,B,300,1\n3,B,137,1\n4,A,130,1\n5,D,200,1\n"
+const handMadeLog = "t,tenant,prompt_tokens,output_tokens\n0,A,120,10\n1,C,40,0\n2,B,125,2\n3,B,300,2\n4,B,137,2\n5,A,128,2\n6,D,200,2\n"
 
 // withFiles replays log writing both files.
 func withFiles(t *testing.T, log string, opts Options) (Result, string, string) {
@@ -30,13 +30,12 @@ func withFiles(t *testing.T, log string, opts Options) (Result, string, string) 
 func TestFilesOfTheHandMadeLog(t *testing.T) {
 	res, pairs, tenants := withFiles(t, handMadeLog, demoOptions())
 	assert.Equal(t, "victim,recipient,recipient_line,recipient_log_time_s,pages,tokens,instance\r\n"+
-		"\"A\",\"B\",4,1,7,119,1\r\n"+
-		"\"A\",\"B\",6,3,7,119,1\r\n"+
-		"\"C\",\"B\",6,3,1,9,1\r\n"+
-		"\"C\",\"A\",7,4,1,2,1\r\n", pairs)
+		"\"C\",\"B\",4,2,2,24,1\r\n"+
+		"\"A\",\"B\",4,2,5,95,1\r\n"+
+		"\"C\",\"A\",7,5,2,24,1\r\n", pairs)
 	assert.Equal(t, "tenant,responses,pages,tokens,first_log_time_s,last_log_time_s,recipients,recipient_names\r\n"+
-		"\"A\",2,14,238,1,3,1,\"B\"\r\n"+
-		"\"C\",2,2,11,3,4,2,\"B\nA\"\r\n", tenants)
+		"\"C\",2,4,48,2,5,2,\"B\nA\"\r\n"+
+		"\"A\",1,5,95,2,2,1,\"B\"\r\n", tenants)
 	with, _ := json.Marshal(res)
 	without, _ := json.Marshal(run(t, handMadeLog, demoOptions()))
 	assert.JSONEq(t, string(without), string(with), "the files change nothing else")

@@ -47,8 +47,8 @@ func NewReport(res Result, view ...string) Report {
 	out := Report{
 		Summary: fmt.Sprintf("Replayed %s requests (%s) over %s; %s %s skipped.", th(int64(v.Requests)), res.Format,
 			res.Span.Round(time.Millisecond), th(int64(res.Skip.Count)), plural(res.Skip.Count, "line", "lines")),
-		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, allocator %s, scrub on free %s; the fixed door: %s%s.",
-			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix), instancesText(res.Instances)),
+		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, decode's reserve %s tokens, allocator %s, scrub on free %s; the fixed door: %s%s.",
+			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), th(int64(c.ReservedDecodeTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix), instancesText(res.Instances)),
 		Notes:       res.Notes,
 		SkippedMore: res.Skip.Count - len(res.Skip.First),
 	}

@@ -105,8 +105,10 @@ func (p *playground) onScrub(ctx app.Context, step int) {
 	p.applyDrag(ctx, func(s *model.Session) error { return s.ScrubTo(step) })
 }
 
-// onScrubEnd writes the address bar that a drag held (apply.go).
+// onScrubEnd writes the address bar that a drag held (apply.go), and
+// gives the pool grid's cells their names.
 func (p *playground) onScrubEnd(ctx app.Context) {
+	p.scrubbing = false
 	p.writeDueURL(false)
 	if p.addr != nil {
 		p.addr.Release()

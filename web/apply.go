@@ -28,7 +28,7 @@ func (p *playground) applyDrag(ctx app.Context, change func(*model.Session) erro
 
 func (p *playground) applyChange(ctx app.Context, change func(*model.Session) error, dragged bool) error {
 	defer p.contain(ctx)
-	p.dragged = dragged
+	p.dragged, p.scrubbing = dragged, dragged
 	p.s.Pause()
 	widget.TestPanic("apply")
 	err := change(p.s)
@@ -57,7 +57,7 @@ func (p *playground) writeDueURL(painted bool) {
 	if !p.s.Linkable() {
 		data, err := p.s.TabRun()
 		if err == nil {
-			err = dom.KeepInTab(model.TabKey, data)
+			err = dom.Keep(dom.TabStorage, model.TabKey, data)
 		}
 		p.keptInTab = err == nil
 	}

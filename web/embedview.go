@@ -4,8 +4,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
-	"kvleak/web/challenge"
-	"kvleak/web/experiments"
 	"kvleak/web/model"
 	"kvleak/web/pool"
 	"kvleak/web/run"
@@ -30,36 +28,11 @@ func (p *playground) renderEmbed(v pageViews, cls string) app.UI {
 	return main.Body(append(head, p.embedPanels(v)...)...)
 }
 
-// challengeEmbed is one challenge to play in a course's or a talk's page:
-// the challenge, the verdict, the request form, the settings and the pool.
-// Without a challenge named, the ladder to pick one from.
-func (p *playground) challengeEmbed(v pageViews) []app.UI {
-	if !v.challenge.Open {
-		return []app.UI{challenge.NewList().Challenges(v.challenges).OnOpen(p.onChallengeOpen)}
-	}
-	return []app.UI{
-		p.challengeSlot(v),
-		run.NewResponsePanel().Response(v.response),
-		run.NewRequestForm().Form(v.request).
-			OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
-		app.Details().ID("embed-settings").Class("panel").Body(
-			app.Summary().Text("Settings"),
-			settings.NewSettingsForm().Presets(v.presets).Settings(v.settings).View(v.view).Notice(v.notice).
-				OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),
-		),
-		pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
-			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
-		slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
-			return experiments.NewLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
-		}),
-	}
-}
-
 // embedPanels are the embed's panels: all of them, or the one view= names.
 func (p *playground) embedPanels(v pageViews) []app.UI {
 	pipeline := func() app.UI { return run.NewPipelineView().Pipeline(v.pipeline).Dragged(p.dragged) }
 	pool := func() app.UI {
-		return pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).
+		return pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).FoldPrefill(v.view.Panel == "").Compare(v.view.Compare).Scrubbing(p.scrubbing).
 			OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare)
 	}
 	switch v.view.Panel {
@@ -73,10 +46,11 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 		return []app.UI{run.NewCompareView().Comparison(v.compare).Err(v.compareErr)}
 	case "transcript":
 		return []app.UI{run.NewTranscriptView().Response(v.response)}
-	case "challenge":
-		return p.challengeEmbed(v)
 	}
+	// A challenge open (view=challenge&challenge=N, for a course or a
+	// talk) stands over the compact playground, its request form unfolded.
 	return []app.UI{
+		p.challengeSlot(v),
 		run.NewResponsePanel().Response(v.response),
 		share.NewEmbedBar().Mode(engine.Mode(v.mode)).Playing(v.playing).Steps(v.steps).
 			OnMode(func(ctx app.Context, m engine.Mode) { p.onChoice(ctx, model.Mode, string(m)) }).OnPlay(p.onPlay),
@@ -85,7 +59,11 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 		pipeline(),
 		pool(),
 		app.If(!v.view.ReadOnly, func() app.UI {
-			return app.Details().ID("embed-settings").Class("panel").Body(
+			box := app.Details().ID("embed-settings").Class("panel")
+			if v.challenge.Open {
+				box = box.Open(true)
+			}
+			return box.Body(
 				app.Summary().Text("Settings, requests and the step-by-step log"),
 				run.NewScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
 				settings.NewSettingsForm().Presets(v.presets).Settings(v.settings).View(v.view).Notice(v.notice).

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/dom"
+	"kvleak/web/model"
 	"kvleak/web/widget"
 )
 
@@ -47,7 +48,7 @@ func (p *playground) installTestHooks(ctx app.Context) {
 		return strings.Join(dom.Fresh(dom.GridCells(g.Tiles), g.Cells), "")
 	}))
 	hooks.Set("logHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return strings.Join(dom.LogHTML(p.late.shown.events, p.late.shown.selected), "")
+		return strings.Join(dom.LogHTML(model.EventsOf(p.late.shown.events), p.late.shown.selected), "")
 	}))
 	hooks.Set("marksHTML", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return dom.MarksHTML(p.last.marks)

@@ -57,9 +57,9 @@ func (p *playground) OnNav(ctx app.Context) {
 	}
 }
 
-// restoreTabRun opens the run kept in the tab's storage (apply.go, dom.KeepInTab).
+// restoreTabRun opens the run kept in the tab's storage (apply.go, dom.Keep).
 func (p *playground) restoreTabRun() error {
-	data := dom.ReadTab(model.TabKey)
+	data := dom.Read(dom.TabStorage, model.TabKey)
 	if len(data) == 0 {
 		return model.ErrNotInTab
 	}

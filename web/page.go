@@ -38,8 +38,11 @@ type playground struct {
 	// without its arriving halo, whose animation is a layer of its own, and
 	// the address bar waits for the drag to end (apply.go).
 	dragged bool
-	addr    *dom.AddressBar // writes the address bar after the paint
-	urlDue  bool            // a change's state is not yet in addr (writeDueURL)
+	// scrubbing: a drag of the timeline has not ended yet (onScrubEnd):
+	// the pool grid's cells keep their names until it does.
+	scrubbing bool
+	addr      *dom.AddressBar // writes the address bar after the paint
+	urlDue    bool            // a change's state is not yet in addr (writeDueURL)
 	// embedWired: an embed tells its parent its height (dom.ReportHeight)
 	// and opens its links in a new tab (dom.OpenLinksOutside).
 	embedWired bool
@@ -77,7 +80,7 @@ func (p *playground) OnMount(ctx app.Context) {
 	p.startFollowing()
 	p.ready = true
 	p.narrow = dom.ViewportWidth() < narrowWidth
-	p.loadProgress()
+	p.scoreChallenge() // reads the ladder's progress
 }
 
 func (p *playground) OnDismount() {
@@ -119,7 +122,7 @@ func (p *playground) Render() app.UI {
 			p.alerts(),
 			jumpNav(),
 			app.Div().ID("bench").Class("layout").Body(
-				app.Div().Class("col-run").Body(
+				app.Div().ID("col-run").Class("col-run").Body(
 					run.NewResponsePanel().Response(v.response),
 					run.NewStepper().Step(v.step).Of(v.steps).Playing(v.playing).
 						OnStepBy(p.onStepBy).OnPlay(p.onPlay),
@@ -128,7 +131,7 @@ func (p *playground) Render() app.UI {
 					slot("compare-slot", v.view.Compare, func() app.UI {
 						return run.NewCompareView().Comparison(v.compare).Err(v.compareErr)
 					}),
-					pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).
+					pool.NewPoolView().Pool(v.pool).Prefill(v.prefill).Compare(v.view.Compare).Scrubbing(p.scrubbing).
 						OnZoom(p.onZoom).OnZoomOut(p.onZoomOut).OnCompare(p.onCompare),
 					slot("lingering-slot", len(v.lingering) > 0, func() app.UI {
 						return experiments.NewLingeringPanel().Requests(v.lingering).OnSettle(p.onSettle)
@@ -145,7 +148,7 @@ func (p *playground) Render() app.UI {
 					run.NewRequestForm().Form(v.request).
 						OnText(p.onText).OnNumber(p.onNumber).OnTenant(p.onTenant).OnEnd(p.onEnd).OnAction(p.onFormAction),
 					run.NewSendResult().Response(v.response),
-					p.ladder(v),
+					challenge.List(v.challenges, p.onChallenge), // folded: the page still folds to three screens
 				),
 			),
 			p.sections(v),
@@ -171,8 +174,7 @@ func (p *playground) alerts() app.UI {
 // challengeSlot holds the open challenge's panel, beside the request form.
 func (p *playground) challengeSlot(v pageViews) app.UI {
 	return slot("challenge-slot", v.challenge.Open, func() app.UI {
-		return challenge.NewPanel().Challenge(v.challenge).OnOpen(p.onChallengeOpen).OnAnswer(p.onChallengeAnswer).
-			OnRestart(p.onChallengeRestart).OnClose(p.onChallengeClose)
+		return challenge.Panel(v.challenge, p.onChallenge)
 	})
 }
 

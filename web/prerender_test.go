@@ -19,7 +19,7 @@ func TestPrerenderedPage(t *testing.T) {
 	html := app.HTMLString(newPlayground())
 	assert.Regexp(t, `<output[^>]*id="status"[^>]*>200</output>`, html)
 	assert.Contains(t, html, "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200")
-	assert.Equal(t, 7, strings.Count(html, `data-state="leaked"`))
+	assert.Equal(t, 7, strings.Count(html, `class="cell state-leaked`))
 	assert.NotRegexp(t, `(selected|checked|disabled|readonly)="false"`, html)
 	assert.True(t, hasTag(html, "option", `value="vulnerable"`, "selected"))
 	assert.False(t, hasTag(html, "option", `value="fixed"`, "selected"))

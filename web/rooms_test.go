@@ -14,7 +14,8 @@ import (
 )
 
 // The rooms (doc.go) import the model, web/dom and web/widget, never one
-// another nor the page; web/widget imports no room, and web/model no go-app.
+// another nor the page; web/widget imports no room, web/model no go-app,
+// and web/dom not the engine.
 func TestRoomsImportOneWay(t *testing.T) {
 	rooms := []string{"run", "pool", "settings", "experiments", "share", "deploy", "tour", "replaypanel", "challenge", "widget", "model"}
 	for _, room := range rooms {
@@ -35,6 +36,18 @@ func TestRoomsImportOneWay(t *testing.T) {
 				}
 				assert.Contains(t, []string{"/model", "/dom", "/widget"}, rest, "%s imports %s", file, path)
 				assert.NotEqual(t, "/"+room, rest, "%s imports its own package", file)
+			}
+		}
+	}
+	// web/dom draws what the model gives it: engine ← model ← dom.
+	files, err := filepath.Glob(filepath.Join("dom", "*.go"))
+	require.NoError(t, err)
+	for _, file := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, im := range f.Imports {
+			if !strings.HasSuffix(file, "_test.go") {
+				assert.NotEqual(t, `"kvleak/engine"`, im.Path.Value, "%s imports the engine", file)
 			}
 		}
 	}

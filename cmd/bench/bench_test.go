@@ -157,7 +157,7 @@ func TestBudgetsCoverTheIssue(t *testing.T) {
 	for _, b := range budgetsFor(1000) {
 		assert.True(t, keys[b.Key], "budget %s has a metric", b.Key)
 	}
-	assert.Len(t, budgets, 17)
+	assert.Len(t, budgets, 18)
 	assert.Contains(t, budgetsFor(250)[16].Label, "250 requests")
 	assert.Equal(t, 20_758_272, poolBytes, "both launch pools, 12 bytes a page")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -51,6 +52,8 @@ type runResult struct {
 	// A second visit in the loopback browser, its service worker installed.
 	Repeat       visit    `json:"repeat"`
 	ServedRepeat []served `json:"served_repeat"`
+	// On the phone profile, in the first phoneRuns runs (phone.go).
+	Phone phoneVisit `json:"phone"`
 
 	SendDemo     []timing     `json:"send_demo"`
 	StepDemo     []timing     `json:"step_demo"`
@@ -78,11 +81,23 @@ type runResult struct {
 // interactions, then a second fresh browser for the throttled first visit.
 func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *tally, idx int, logf func(string, ...any)) (runResult, error) {
 	// Not measured until it is: a zero would pass the repeat and replay budgets.
-	r := runResult{Repeat: visit{Times: notLoaded}, ReplayHour: replayTiming{-1, -1}}
+	r := runResult{Repeat: visit{Times: notLoaded}, ReplayHour: replayTiming{-1, -1},
+		Phone: phoneVisit{Verdict: -1, Parsed: -1, FirstCard: math.NaN(), NextCard: math.NaN(), Ready: -1}}
 	vlog := func(format string, a ...any) {
 		if cfg.verbose {
 			logf("run %d: "+format, append([]any{idx + 1}, a...)...)
 		}
+	}
+	phone := func() (err error) {
+		if r.Phone, err = measurePhone(ctx, exe, url); err != nil {
+			return fmt.Errorf("phone profile: %w", err)
+		}
+		vlog("phone: verdict %.0f ms, first card %.0f ms after the tap, next %.0f ms, interactive %.0f ms",
+			r.Phone.Verdict, r.Phone.FirstCard, r.Phone.NextCard, r.Phone.Ready)
+		return nil
+	}
+	if cfg.phone {
+		return r, phone()
 	}
 
 	// 1. Loopback, cold profile.
@@ -238,7 +253,14 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	vlog("throttled: FCP %.0f ms, ready %.0f ms", r.Throttled.Times.FCP, r.Throttled.Times.Ready)
 	bt.close()
 
-	// 8. The reference pages, each cold, in the same run.
+	// 8. The phone profile, another cold profile.
+	if idx < phoneRuns {
+		if err := phone(); err != nil {
+			return r, err
+		}
+	}
+
+	// 9. The reference pages, each cold, in the same run.
 	if cfg.floor != "" {
 		r.Floor = map[string]floorResult{}
 		for _, name := range floorPages {

@@ -31,7 +31,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
 		return exitFail
 	}
-	if cfg.floor != "" {
+	if cfg.floor != "" && !cfg.phone {
 		if err := checkFloor(cfg.floor); err != nil {
 			fmt.Fprintf(stderr, "bench: %v\n", err)
 			return exitFail
@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rep.Commit, rep.Dirty = gitCommit(ctx)
 	rep.LoadAvg.Start = finitePtr(loadAvg())
 
-	if !cfg.skipGo {
+	if !cfg.skipGo && !cfg.phone {
 		logf("engine Go benchmarks (go test -bench, -count 5): about a minute")
 		gb, raw, err := runGoBench(ctx)
 		if err != nil {

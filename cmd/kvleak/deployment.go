@@ -20,11 +20,13 @@ type deployment struct {
 	numbers      []number
 }
 
-// number is a flag that sets one number of the deployment.
+// number is a flag that sets one number of the deployment; zeroOK, one
+// that may be 0.
 type number struct {
 	flag, what string
 	text       *string
 	set        func(*engine.Config, int)
+	zeroOK     bool
 }
 
 // defaultPreset is the preset replay runs at when no source is given.
@@ -36,17 +38,19 @@ func addDeployment(fs *flag.FlagSet) *deployment {
 		link:    fs.String("link", "", "run at a permalink's settings: the `URL`, or its query (?v=3&ctx=…&pool=…)"),
 		servers: addServerFlags(fs),
 	}
+	sizes := " such as 1048576, 1,048,576 or 1Mi (default " + defaultPreset + "'s)"
 	for _, n := range []struct {
 		flag, what, usage string
 		set               func(*engine.Config, int)
 	}{
-		{"context", "the context length", "the context length (context_length), in `tokens`", func(c *engine.Config, v int) { c.ContextTokens = v }},
-		{"prefill-pool", "prefill's pool", "prefill's KV pool (its max_total_num_tokens), in `tokens`", func(c *engine.Config, v int) { c.PoolTokens = v }},
-		{"decode-pool", "decode's pool", "decode's KV pool (its max_total_num_tokens), in `tokens`", func(c *engine.Config, v int) { c.DecodePoolTokens = v }},
-		{"page", "the page size", "the page size (page_size), in `tokens`", func(c *engine.Config, v int) { c.PageTokens = v }},
+		{"context", "the context length", "the context length (context_length), in `tokens`" + sizes, func(c *engine.Config, v int) { c.ContextTokens = v }},
+		{"prefill-pool", "prefill's pool", "prefill's KV pool (its max_total_num_tokens), in `tokens`" + sizes, func(c *engine.Config, v int) { c.PoolTokens = v }},
+		{"decode-pool", "decode's pool", "decode's KV pool (its max_total_num_tokens), in `tokens`" + sizes, func(c *engine.Config, v int) { c.DecodePoolTokens = v }},
+		{"page", "the page size", "the page size (page_size), in `tokens`" + sizes, func(c *engine.Config, v int) { c.PageTokens = v }},
+		{"reserve", "decode's reserve", "decode's --num-reserved-decode-tokens: the `tokens` its prealloc budget keeps in hand for each request's decoding, 0 or more (default " +
+			engine.Thousands(engine.DefaultReservedDecodeTokens) + ", SGLang's and " + defaultPreset + "'s)", func(c *engine.Config, v int) { c.ReservedDecodeTokens = v }},
 	} {
-		d.numbers = append(d.numbers, number{n.flag, n.what,
-			fs.String(n.flag, "", n.usage+" such as 1048576, 1,048,576 or 1Mi (default "+defaultPreset+"'s)"), n.set})
+		d.numbers = append(d.numbers, number{flag: n.flag, what: n.what, text: fs.String(n.flag, "", n.usage), set: n.set, zeroOK: n.flag == "reserve"})
 	}
 	return d
 }
@@ -100,7 +104,11 @@ func (d *deployment) settings(fs *flag.FlagSet) (engine.Config, []string, error)
 		if !set[n.flag] {
 			continue
 		}
-		v, err := permalink.ParseCount(*n.text)
+		parse := permalink.ParseCount
+		if n.zeroOK {
+			parse = permalink.ParseCountOrZero
+		}
+		v, err := parse(*n.text)
 		if err != nil {
 			return engine.Config{}, nil, fmt.Errorf("-%s %q: %v", n.flag, *n.text, err)
 		}

@@ -72,10 +72,10 @@ Usage:
 
 The commands are:
 
-	demo     print the article's demo transcript for both engines
-	check    check a prefill/decode pair for the leak's window
-	replay   replay a request log: which responses carried whose KV
-	trace    write a run as a Chrome Trace Event file for Perfetto
+	demo      print the article's demo transcript for both engines
+	check     check a prefill/decode pair for the leak's window
+	replay    replay a request log: which responses carried whose KV
+	trace     write a run as a Chrome Trace Event file for Perfetto
 	challenge grade a run against challenge N of the ladder
 
 Use "kvleak <command> -h" for a command's flags and an example.

@@ -28,8 +28,8 @@ func TestHelp(t *testing.T) {
 		{"kvleak-help", []string{"help"}, nil, nil},
 		{"check", []string{"check", "-h"}, []string{"prefill", "decode"}, nil},
 		{"replay", []string{"replay", "-h"},
-			[]string{"prefill", "decode", "preset", "link", "context", "prefill-pool", "decode-pool", "page", "instances", "pairs", "tenants", "share", "seed", "prefill-tps", "tpot-ms", "fix", "json"},
-			[]string{`(default glm-launch)`, `(default glm-launch's)`, `(default 1)`, `(default 20000)`, `(default 30)`, `(default "fixed")`}},
+			[]string{"prefill", "decode", "preset", "link", "context", "prefill-pool", "decode-pool", "page", "reserve", "instances", "pairs", "tenants", "share", "seed", "prefill-tps", "tpot-ms", "fix", "json"},
+			[]string{`(default glm-launch)`, `(default glm-launch's)`, `(default 512, SGLang's and glm-launch's)`, `(default 1)`, `(default 20000)`, `(default 30)`, `(default "fixed")`}},
 		{"trace", []string{"trace", "-h"}, []string{"preset", "link", "file"}, []string{"(default demo)"}},
 		{"demo", []string{"demo", "-h"}, nil, nil},
 	} {
@@ -74,7 +74,7 @@ func assertGolden(t *testing.T, golden, got string) {
 
 // Each command kvleak -h names has a -h of its own.
 func TestHelpNamesEveryCommand(t *testing.T) {
-	for _, cmd := range []string{"demo", "check", "replay", "trace"} {
+	for _, cmd := range []string{"demo", "check", "replay", "trace", "challenge"} {
 		assert.Regexp(t, `(?m)^\t`+cmd+` +\S`, topHelp)
 		var out, errOut bytes.Buffer
 		assert.Equal(t, 0, run([]string{cmd, "-help"}, &out, &errOut), cmd)

@@ -24,8 +24,8 @@ inference trace. Bad lines are skipped and named.
 The settings it replays at come from one of: the two servers' files that
 kvleak check reads (-prefill and -decode), a preset (-preset), a
 permalink (-link), or the numbers one by one (-context, -prefill-pool,
--decode-pool, -page; glm-launch's where not given). Two of them for one
-setting are an error that names both; with none, glm-launch's.
+-decode-pool, -page, -reserve; glm-launch's where not given). Two of them
+for one setting are an error that names both; with none, glm-launch's.
 
 -pairs and -tenants write whom to tell, as CSV with a header row, as the
 replay streams: every victim → recipient pair of a leaked response, and

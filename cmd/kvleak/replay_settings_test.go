@@ -58,14 +58,32 @@ func settingsLine(out string) string {
 	return ""
 }
 
-// The numbers one by one: the demo's four numbers over glm-launch's other
+// The numbers one by one: the demo's five numbers over glm-launch's other
 // settings replay as the demo preset does.
 func TestReplayAtTheNumbersGiven(t *testing.T) {
+	demo := engine.DemoConfig()
+	n := func(v int) string { return strconv.Itoa(v) }
+	numbers := []string{"-context", n(demo.ContextTokens), "-prefill-pool", n(demo.PoolTokens), "-decode-pool", n(demo.DecodePoolTokens), "-page", n(demo.PageTokens)}
 	_, want, _ := replayCmd(t, demoLog, "-preset", "demo", "-")
-	code, got, errOut := replayCmd(t, demoLog, "-context", "256", "-prefill-pool", "128", "-decode-pool", "144", "-page", "16", "-")
+	code, got, errOut := replayCmd(t, demoLog, append(numbers, "-reserve", n(demo.ReservedDecodeTokens), "-")...)
 	require.Empty(t, errOut)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, want, got)
+	assert.Contains(t, got, "A → B: 1, 7, 119")
+	assert.Contains(t, got, "Settings: context 256, prefill pool 128, decode pool 160, page 16 tokens, decode's reserve 32 tokens, allocator sorted")
+
+	// Without -reserve, SGLang's 512: 120 + 512 and 125 + 512 never fit a
+	// decode pool of 160, and nothing is replayed.
+	code, got, errOut = replayCmd(t, demoLog, append(numbers, "-")...)
+	require.Empty(t, errOut)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, got, "decode's reserve 512 tokens")
+	assert.Contains(t, got, "2 requests never fit decode's prealloc budget, even on an idle pool of 160 tokens with 512 reserved for decoding (log lines 2, 3)")
+
+	// 0 is a reserve: decode keeps nothing in hand.
+	_, got, errOut = replayCmd(t, demoLog, append(numbers, "-reserve", "0", "-")...)
+	require.Empty(t, errOut)
+	assert.Contains(t, got, "decode's reserve 0 tokens")
 	assert.Contains(t, got, "A → B: 1, 7, 119")
 
 	_, got, _ = replayCmd(t, demoLog, "-context", "1Mi", "-")
@@ -84,6 +102,12 @@ func TestReplaySettingsConflict(t *testing.T) {
 		{[]string{"-prefill", p, "-decode", d, "-context", "4096"}, "kvleak: -context and -prefill both give the context length: give one\n"},
 		{[]string{"-link", "?v=3&preset=demo", "-decode-pool", "200"}, "kvleak: -decode-pool and -link both give decode's pool: give one\n"},
 		{[]string{"-preset", "demo", "-page", "1"}, "kvleak: -page and -preset both give the page size: give one\n"},
+		{[]string{"-preset", "demo", "-reserve", "32"}, "kvleak: -reserve and -preset both give decode's reserve: give one\n"},
+		{[]string{"-link", "?v=4&preset=demo", "-reserve", "0"}, "kvleak: -reserve and -link both give decode's reserve: give one\n"},
+		{[]string{"-prefill", p, "-decode", d, "-reserve", "512"}, "kvleak: -reserve and -prefill both give decode's reserve: give one\n"},
+		{[]string{"-reserve", "-1"}, `kvleak: -reserve "-1": must be a positive number`},
+		{[]string{"-reserve", "lots"}, `kvleak: -reserve "lots": not a number`},
+		{[]string{"-reserve", "5Mi"}, "kvleak: -reserve: decode's reserved tokens 5,242,880: must be between 0 and"},
 		{[]string{"-prefill", p}, "kvleak: -prefill and -decode go together: give both servers' files\n"},
 		{[]string{"-page", "many"}, `kvleak: -page "many": not a number`},
 		{[]string{"-prefill-pool", "0"}, `kvleak: -prefill-pool "0": must be at least 1`},

@@ -46,7 +46,7 @@ func handler(prefix, domain, version string, wasmSize int) *app.Handler {
 			Maskable: "/web/icon-maskable-512.png",
 		},
 		Styles:     []string{"/web/app.css"},
-		RawHeaders: wasmHead(prefix),
+		RawHeaders: headTags(prefix, wasmSize),
 		// go-app caches the PNG icons for offline use but not the SVG one,
 		// which is the page's favicon.
 		CacheableResources: []string{"/web/icon.svg"},

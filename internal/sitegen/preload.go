@@ -11,11 +11,12 @@ import (
 	"kvleak/internal/server"
 )
 
-// wasmHead is what the page's <head> adds to go-app's: a preload hint and a
-// script that starts compiling app.wasm while the page is still parsed.
-// Both are part of the site's Version.
-func wasmHead(prefix string) []string {
-	return []string{wasmPreload(prefix), wasmEarlyCompile(prefix)}
+// headTags is what the page's <head> adds to go-app's: a preload hint, a
+// script that starts compiling app.wasm (wasmSize bytes) while the page is
+// still parsed, and the script that answers the page until the app runs
+// (early.go). All are part of the site's Version.
+func headTags(prefix string, wasmSize int) []string {
+	return []string{wasmPreload(prefix), wasmEarlyCompile(prefix, wasmSize), earlyScript()}
 }
 
 // wasmPreload is a <head> hint that starts the app.wasm download as soon as
@@ -43,13 +44,28 @@ func wasmPreload(prefix string) string {
 // It skips what go-app's goappCanLoadWebAssembly skips (crawlers and
 // ?wasm=false), whose text scripts.go pins (canLoadWasm), so that no wasm
 // is fetched for a page that will not run it.
-func wasmEarlyCompile(prefix string) string {
+//
+// It also counts the download, in window.kvleakWasmProgress, for a control
+// that waits for the app (early.js): the bytes of a copy of the response
+// (Response.clone, which the browser tees without a second request) as
+// they come, of wasmSize, app.wasm's decoded size.
+func wasmEarlyCompile(prefix string, wasmSize int) string {
 	return `<script>window.kvleakWasm = (function () {
   if (/bot|googlebot|crawler|spider|robot|crawling/i.test(navigator.userAgent) ||
       new URLSearchParams(window.location.search).get("wasm") === "false") {
     return null;
   }
   var res = fetch(` + strconv.Quote(prefix+"/web/app.wasm") + `);
+  var progress = window.kvleakWasmProgress = { loaded: 0, total: ` + strconv.Itoa(wasmSize) + ` };
+  res.then(function (r) {
+    var body = r.clone().body.getReader();
+    var count = function (c) {
+      if (c.done) return;
+      progress.loaded += c.value.byteLength;
+      return body.read().then(count);
+    };
+    return body.read().then(count);
+  }).catch(function () {});
   var mod = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(res) :
     res.then(function (r) { return r.arrayBuffer(); }).then(function (b) { return WebAssembly.compile(b); });
   mod.catch(function () {});
@@ -57,11 +73,18 @@ func wasmEarlyCompile(prefix string) string {
 })();</script>`
 }
 
-// writeScriptHashes writes the hash of the head's script, the site's only
-// inline one, to dir's server.ScriptHashes, which cmd/serve's CSP allows.
-func writeScriptHashes(dir, prefix string) error {
-	body := strings.TrimSuffix(strings.TrimPrefix(wasmEarlyCompile(prefix), "<script>"), "</script>")
-	sum := sha256.Sum256([]byte(body))
-	hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'\n"
-	return os.WriteFile(filepath.Join(dir, server.ScriptHashes), []byte(hash), 0o644)
+// writeScriptHashes writes the hashes of the head's scripts, the site's
+// only inline ones, to dir's server.ScriptHashes, which cmd/serve's CSP
+// allows.
+func writeScriptHashes(dir, prefix string, wasmSize int) error {
+	var hashes strings.Builder
+	for _, tag := range headTags(prefix, wasmSize) {
+		body, ok := strings.CutPrefix(tag, "<script>")
+		if !ok {
+			continue
+		}
+		sum := sha256.Sum256([]byte(strings.TrimSuffix(body, "</script>")))
+		hashes.WriteString("'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'\n")
+	}
+	return os.WriteFile(filepath.Join(dir, server.ScriptHashes), []byte(hashes.String()), 0o644)
 }

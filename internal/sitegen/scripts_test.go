@@ -54,7 +54,7 @@ func TestTheHeadScriptMirrorsGoAppsCheck(t *testing.T) {
 	pattern := regexp.MustCompile(`/[^/\n]+/i\.test\(navigator\.userAgent\)`)
 	goapp := pattern.FindString(canLoadWasm)
 	require.NotEmpty(t, goapp)
-	assert.Equal(t, goapp, pattern.FindString(wasmEarlyCompile("")))
+	assert.Equal(t, goapp, pattern.FindString(wasmEarlyCompile("", 1)))
 	assert.Contains(t, canLoadWasm, `urlParams.get("wasm") !== "false"`)
-	assert.Contains(t, wasmEarlyCompile(""), `.get("wasm") === "false"`)
+	assert.Contains(t, wasmEarlyCompile("", 1), `.get("wasm") === "false"`)
 }

@@ -76,7 +76,8 @@ func Generate(c Config) error {
 func build(dir string, c Config, wasm []byte, version string) error {
 	// Routes are global in go-app; the generator prerenders each one.
 	web.Routes()
-	if err := app.GenerateStaticWebsite(dir, handler(c.Prefix, c.Domain, version, len(wasm))); err != nil {
+	h := handler(c.Prefix, c.Domain, version, len(wasm))
+	if err := app.GenerateStaticWebsite(dir, h); err != nil {
 		return fmt.Errorf("go-app: %w", err)
 	}
 	if c.Domain == "" {
@@ -94,7 +95,11 @@ func build(dir string, c Config, wasm []byte, version string) error {
 	if err := editScripts(dir, c.Prefix); err != nil {
 		return err
 	}
-	if err := writeScriptHashes(dir, c.Prefix); err != nil {
+	// Last of the page's edits: the states are go-app's pages, as rendered.
+	if err := addEarlyStates(dir, h); err != nil {
+		return err
+	}
+	if err := writeScriptHashes(dir, c.Prefix, len(wasm)); err != nil {
 		return err
 	}
 	if err := copyStatic(c.Static, dir); err != nil {

@@ -12,7 +12,7 @@ import (
 
 // Version is a content hash of everything that ends up in the site: the
 // wasm, every static file (path and bytes), the prefix, the domain, the
-// page metadata, the edits of go-app's scripts and the wasm tags of the
+// page metadata, the edits of go-app's scripts and the tags of the
 // head (preload.go). go-app treats a new version as an update, so a
 // rebuild with no change must give the same one (a timestamp would nag
 // users needlessly).
@@ -26,7 +26,7 @@ func version(wasm []byte, staticDir, prefix, domain string, edits []scriptEdit) 
 		field(h, []byte(e.old))
 		field(h, []byte(e.new))
 	}
-	for _, tag := range wasmHead(prefix) {
+	for _, tag := range headTags(prefix, len(wasm)) {
 		field(h, []byte(tag))
 	}
 	field(h, []byte("wasm"))

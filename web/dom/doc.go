@@ -8,7 +8,8 @@
 // The components (package web) keep rendering elements; they hand this
 // package the element go-app mounted for them (Compo.JSValue) and the model's
 // views, and render the strings it returns as raw elements. This package
-// imports the model and the engine, never web.
+// imports the model, never the engine (what it draws comes through the
+// model's views) nor web.
 //
 // # What it relies on in go-app (v10)
 //

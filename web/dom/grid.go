@@ -2,8 +2,10 @@ package dom
 
 import (
 	"html"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kvleak/web/model"
 )
@@ -37,33 +39,57 @@ func (gridCells) Block(first, n, gen int) (string, string) {
 }
 
 func (g gridCells) Item(b *strings.Builder, i int, c model.CellView) {
-	attrs := cellAttrs(c)
+	attrs := cellAttrs(c, g.tiles)
 	b.Grow(320)
 	b.WriteString(`<button type="button" class="`)
 	b.WriteString(html.EscapeString(attrs[0].Value))
 	b.WriteString(`" tabindex="-1" data-idx="` + strconv.Itoa(i) + `"`)
-	for _, a := range attrs[1:] {
-		b.WriteString(` ` + a.Name + `="`)
-		b.WriteString(html.EscapeString(a.Value))
-		b.WriteString(`"`)
-	}
+	writeAttrs(b, attrs[1:])
 	b.WriteString(`>`)
-	b.WriteString(cellInner(c, g.tiles))
+	if g.tiles {
+		b.WriteString(cellInner(c))
+	}
 	b.WriteString(`</button>`)
 }
 
-// Change sets the cell's attributes as text and its content as the escaped
-// HTML cellInner writes, where they differ; type, tabindex and data-idx
-// stay.
+// Change sets the cell's attributes as text where they differ, and a
+// tile's content as the escaped HTML cellInner writes; type, tabindex and
+// data-idx stay. A cell that is not a tile holds no text (its mark is
+// drawn from data-mark and its classes), so a step changes its attributes
+// only: no text node, no markup to parse (app.css: #grid .cell).
+//
+// It builds an attribute's text only when a field it is written from
+// differs: a move across a reservation changes hundreds of cells' state,
+// few of their names' parts.
 func (g gridCells) Change(was, now model.CellView) Change {
 	var c Change
-	a, b := cellAttrs(was), cellAttrs(now)
-	for i := range b {
-		if a[i] != b[i] {
-			c.Attrs = append(c.Attrs, b[i])
+	var attrs [4]Attr
+	n := 0
+	if was.State != now.State || was.Tenant%8 != now.Tenant%8 || (was.Tenant < 0) != (now.Tenant < 0) || was.Touched != now.Touched ||
+		was.Window != now.Window || was.Wrote != now.Wrote || was.Mixed != now.Mixed {
+		if cls := CellClass(now); cls != CellClass(was) {
+			attrs[n], n = Attr{"class", cls}, n+1
 		}
 	}
-	if in := cellInner(now, g.tiles); in != cellInner(was, g.tiles) {
+	if was.Page != now.Page {
+		attrs[n], n = Attr{"data-page", now.Page}, n+1
+	}
+	if was.Owner != now.Owner {
+		attrs[n], n = Attr{"data-owner", now.Owner}, n+1
+	}
+	if was.Name != now.Name {
+		attrs[n], n = Attr{"aria-label", now.Name}, n+1
+	}
+	if m := cellMark(now, g.tiles); m != cellMark(was, g.tiles) {
+		c.Attrs = append(make([]Attr, 0, n+1), attrs[:n]...)
+		c.Attrs = append(c.Attrs, Attr{"data-mark", m})
+	} else if n > 0 {
+		c.Attrs = slices.Clone(attrs[:n])
+	}
+	if !g.tiles {
+		return c
+	}
+	if in := cellInner(now); in != cellInner(was) {
 		c.Inner, c.SetInner = in, true
 	}
 	return c
@@ -79,7 +105,9 @@ const CellLegend = `<li><span class="cell legend-cell state-free" aria-hidden="t
 	`<li><span class="cell legend-cell state-allocated mixed" aria-hidden="true">B+</span> holds another writer&#39;s KV past its first positions</li>`
 
 // PrefillGridHTML is the prefill pool's cells as one raw element: spans,
-// not buttons, since they are only shown; every value is escaped.
+// not buttons, since they are only shown, their marks as text and their
+// descriptions as tooltips too (no details line follows them); every value
+// is escaped.
 func PrefillGridHTML(g model.GridView) string {
 	var b strings.Builder
 	cls := "grid"
@@ -88,71 +116,113 @@ func PrefillGridHTML(g model.GridView) string {
 	}
 	b.WriteString(`<div class="` + cls + `" role="list" aria-label="Prefill pool pages">`)
 	for _, c := range g.Cells {
-		attrs := cellAttrs(c)
+		attrs := cellAttrs(c, true)
 		b.WriteString(`<span role="listitem"`)
-		for _, a := range attrs {
-			b.WriteString(` ` + a.Name + `="` + html.EscapeString(a.Value) + `"`)
+		writeAttrs(&b, attrs[:])
+		writeAttrs(&b, []Attr{{"title", attrs[len(attrs)-1].Value}})
+		inner := html.EscapeString(c.Mark)
+		if g.Tiles {
+			inner = cellInner(c)
 		}
-		b.WriteString(`>` + cellInner(c, g.Tiles) + `</span>`)
+		b.WriteString(`>` + inner + `</span>`)
 	}
 	b.WriteString(`</div>`)
 	return b.String()
 }
 
-// cellAttrs are the attributes of a cell's element that follow the cell,
-// class first; the others (type, tabindex, data-idx) stay as they are.
-func cellAttrs(c model.CellView) [6]Attr {
-	label := cellName(c)
-	return [...]Attr{
-		{"class", CellClass(c)}, {"data-page", c.Page}, {"data-owner", c.Owner},
-		{"data-state", string(c.State)}, {"aria-label", label}, {"title", label},
+// writeAttrs writes attributes, each value escaped.
+func writeAttrs(b *strings.Builder, attrs []Attr) {
+	for _, a := range attrs {
+		b.WriteString(` ` + a.Name + `="`)
+		b.WriteString(html.EscapeString(a.Value))
+		b.WriteString(`"`)
 	}
 }
 
-// cellInner is a cell's content as HTML, every value escaped.
-func cellInner(c model.CellView, tiles bool) string {
-	if !tiles {
-		return html.EscapeString(c.Mark)
+// cellAttrs are the attributes of a cell's element that follow the cell,
+// class first and its accessible name last. data-mark is the owner's
+// initial, which the stylesheet draws with the state's sign in a cell that
+// is not a tile ("A!", "B+", "·": markFor in the model); "" on a tile,
+// which holds its mark as text.
+func cellAttrs(c model.CellView, tiles bool) [5]Attr {
+	return [...]Attr{
+		{"class", CellClass(c)}, {"data-page", c.Page}, {"data-owner", c.Owner},
+		{"data-mark", cellMark(c, tiles)}, {"aria-label", c.Name},
 	}
+}
+
+// cellMark is a cell's data-mark: its owner's initial, "" on a tile.
+func cellMark(c model.CellView, tiles bool) string {
+	if tiles || c.Owner == "" {
+		return ""
+	}
+	_, n := utf8.DecodeRuneInString(c.Owner)
+	return c.Owner[:n]
+}
+
+// cellInner is a tile's content as HTML, every value escaped.
+func cellInner(c model.CellView) string {
 	// The mark, who wrote the page and what it holds. Spaces between the
 	// parts: the visible text reads as the start of the accessible name
-	// (cellName).
+	// (model.CellView.Name).
 	s := `<span class="tile-mark">` + html.EscapeString(c.Mark) + `</span>`
 	if c.Writer != "" {
 		s += ` <span class="tile-who">` + html.EscapeString(c.Writer) + `</span> <span class="tile-text">` + html.EscapeString(c.Text) + `</span>`
 	}
 	if c.Window {
-		s += ` <span class="tile-window">` + windowWords(c) + `</span>`
+		s += ` <span class="tile-window">` + model.WindowWords(c) + `</span>`
 	}
 	return s
 }
 
-// cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
-// label in name), then the details, and how to zoom into a range.
-func cellName(c model.CellView) string {
-	var shown []string // what the cell shows, in its order
-	if c.Mark != "·" {
-		shown = append(shown, c.Mark)
+// CellClass is a cell's classes: its state, its tenant's colour and how
+// the selected event touched it. They are few (cellClassKey): each is built
+// once and kept, as a step restates hundreds of cells.
+func CellClass(c model.CellView) string {
+	k, ok := cellClassKey(c)
+	if !ok {
+		return cellClass(c)
 	}
-	if c.Writer != "" {
-		shown = append(shown, c.Writer, c.Text)
+	if cls := keptClasses[k]; cls != "" {
+		return cls
 	}
-	if c.Window {
-		shown = append(shown, windowWords(c))
-	}
-	name := c.Label
-	if len(shown) > 0 {
-		name = strings.Join(shown, " ") + " — " + name
-	}
-	if c.First != c.Last {
-		name += ". Select to zoom in."
-	}
-	return name
+	cls := cellClass(c)
+	keptClasses[k] = cls
+	return cls
 }
 
-// CellClass is a cell's classes: its state, its tenant's colour and how
-// the selected event touched it.
-func CellClass(c model.CellView) string {
+// cellClassKey numbers the classes of a cell in one of the four states:
+// state, colour (or none) and the four marks of the selected event.
+func cellClassKey(c model.CellView) (int, bool) {
+	var state int
+	switch c.State {
+	case "free":
+		state = 0
+	case "allocated":
+		state = 1
+	case "stale":
+		state = 2
+	case "leaked":
+		state = 3
+	default:
+		return 0, false
+	}
+	k := state*9 + 1 + c.Tenant%8
+	if c.Tenant < 0 {
+		k = state * 9
+	}
+	for _, on := range [...]bool{c.Touched, c.Window, c.Wrote, c.Mixed} {
+		k *= 2
+		if on {
+			k++
+		}
+	}
+	return k, true
+}
+
+var keptClasses [4 * 9 * 16]string
+
+func cellClass(c model.CellView) string {
 	cls := "cell state-" + string(c.State)
 	if c.Tenant >= 0 {
 		cls += " tenant-" + strconv.Itoa(c.Tenant%8)
@@ -170,16 +240,4 @@ func CellClass(c model.CellView) string {
 		cls += " mixed"
 	}
 	return cls
-}
-
-// windowWords says, on a tile in decode's read window, whether the
-// request's prefill wrote it.
-func windowWords(c model.CellView) string {
-	switch {
-	case c.Wrote && c.Mixed:
-		return "prefill wrote its first positions only"
-	case c.Wrote:
-		return "prefill wrote this"
-	}
-	return "reserved, not written"
 }

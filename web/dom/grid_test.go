@@ -26,8 +26,11 @@ type shownCell struct {
 }
 
 func showCell(c model.CellView, tiles bool) shownCell {
-	s := shownCell{attrs: map[string]string{}, inner: cellInner(c, tiles)}
-	for _, a := range cellAttrs(c) {
+	s := shownCell{attrs: map[string]string{}}
+	if tiles {
+		s.inner = cellInner(c)
+	}
+	for _, a := range cellAttrs(c, tiles) {
 		s.attrs[a.Name] = a.Value
 	}
 	return s
@@ -156,7 +159,7 @@ func TestGridRunsChangeOnlyWhereACellDid(t *testing.T) {
 	before := gridRuns(g)
 	changed := g
 	changed.Cells = slices.Clone(g.Cells)
-	changed.Cells[GridRun+5].Label += " (changed)"
+	changed.Cells[GridRun+5].Name += " (changed)"
 	after := gridRuns(changed)
 	require.Len(t, after, len(before))
 	for i := range before {
@@ -221,4 +224,24 @@ func typeRequest(t testing.TB, s *model.Session, tenant, tokens, content string)
 	require.NoError(t, s.SelectTenant(tenant))
 	require.NoError(t, s.SetText(model.PromptTokens, tokens))
 	require.NoError(t, s.SetText(model.Secret, content))
+}
+
+// The plan of a scrubber move across B's reservation at glm-launch: the
+// changes of the 440 cells it restates, both ways.
+func BenchmarkGridPatchPlan(b *testing.B) {
+	s := model.NewSession()
+	require.NoError(b, s.LoadPreset("glm-launch"))
+	grid := func(step int) []model.CellView {
+		require.NoError(b, s.ScrubTo(step))
+		g, err := s.Grid(model.MaxGridCells)
+		require.NoError(b, err)
+		return g.Cells
+	}
+	at, to := grid(s.Steps()/2), grid(s.Steps()-1)
+	k := GridCells(false)
+	b.ReportAllocs()
+	for b.Loop() {
+		PlanPatch(k, at, to)
+		PlanPatch(k, to, at)
+	}
 }

@@ -63,10 +63,14 @@ func (e *fakeEl) Get(p string) app.Value {
 }
 
 func (e *fakeEl) Set(p string, v any) {
-	if p != "innerHTML" {
+	switch p {
+	case "innerHTML":
+		e.inner = v.(string)
+	case "className": // the class attribute, as the browser reflects it
+		e.Call("setAttribute", "class", v)
+	default:
 		panic("fake page: cannot set " + p)
 	}
-	e.inner = v.(string)
 }
 
 func (e *fakeEl) Call(m string, args ...any) app.Value {
@@ -245,7 +249,7 @@ func TestAGridOfAnotherSizeIsBuiltAnew(t *testing.T) {
 	g := presetGrid(t, "glm-launch")
 	small := g.Cells[:40]
 	changed := slices.Clone(small)
-	changed[3].Label += " (changed)"
+	changed[3].Name += " (changed)"
 	updates := [][]model.CellView{g.Cells, small, changed, g.Cells, small}
 	assert.Equal(t, 1, shows(t, GridCells(false), updates, false), "only small → changed keeps the shape")
 }
@@ -266,7 +270,7 @@ func TestAPageThatLacksAnElementIsBuiltAgain(t *testing.T) {
 	page.update(is.Render(GridCells(false), g.Cells))
 	page.root.kids[1].kids = page.root.kids[1].kids[:5] // a run cut short
 	changed := slices.Clone(g.Cells)
-	changed[GridRun+7].Label += " (changed)"
+	changed[GridRun+7].Name += " (changed)"
 	require.False(t, is.Patch(page.root, GridCells(false), changed))
 	blocks := is.Render(GridCells(false), changed)
 	for i := range blocks {

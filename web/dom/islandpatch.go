@@ -33,7 +33,11 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 			return is.spoil()
 		}
 		for _, a := range c.Attrs {
-			el.Call("setAttribute", a.Name, a.Value)
+			if a.Name == "class" { // a property set: no call, no arguments to convert
+				el.Set("className", jsText(a.Value))
+				continue
+			}
+			el.Call("setAttribute", jsText(a.Name), jsText(a.Value))
 		}
 		if c.SetInner {
 			el.Set("innerHTML", c.Inner)

@@ -61,6 +61,9 @@ func PlanPatch[T comparable](k Patcher[T], was, now []T) Plan {
 			continue
 		}
 		if c := k.Change(was[i], now[i]); c.calls() > 0 {
+			if p.Changes == nil { // room for the rest at once: a step may change hundreds
+				p.Changes = make([]Change, 0, common-i)
+			}
 			c.Index = i
 			p.Changes = append(p.Changes, c)
 		}

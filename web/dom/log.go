@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/engine"
 	"kvleak/web/model"
 )
 
@@ -37,7 +36,7 @@ type Log struct {
 
 // logRow is one listed event, and whether its row is written selected.
 type logRow struct {
-	ev       *engine.Event
+	ev       model.LogRow
 	selected bool
 }
 
@@ -60,12 +59,12 @@ func (logRows) Item(b *strings.Builder, _ int, r logRow) { writeLogRow(b, r.ev, 
 // Blocks is the markup of the listed events of evs with step selected (0:
 // none), after the places of the blocks the window has left
 // (logPlacesFrom).
-func (l *Log) Blocks(evs engine.Log, selected int) []string {
+func (l *Log) Blocks(evs model.Events, selected int) []string {
 	start := model.LogWindowStart(evs.Len())
 	l.turn ^= 1
 	rows := slices.Grow(l.items[l.turn][:0], evs.Len()-start)
 	for i := start; i < evs.Len(); i++ {
-		rows = append(rows, logRow{evs.At(i), i+1 == selected})
+		rows = append(rows, logRow{evs.Row(i), i+1 == selected})
 	}
 	l.items[l.turn] = rows
 	return l.rows.RenderAt(logRows{}, logPlacesFrom(start), start, rows)
@@ -73,7 +72,7 @@ func (l *Log) Blocks(evs engine.Log, selected int) []string {
 
 // LogHTML is the log's blocks as the prerender writes them, with the
 // selected row.
-func LogHTML(evs engine.Log, selected int) []string { return (&Log{}).Blocks(evs, selected) }
+func LogHTML(evs model.Events, selected int) []string { return (&Log{}).Blocks(evs, selected) }
 
 // logPlacesFrom is the first event of the block that has the log's first
 // child, for a window that lists the events from start. go-app diffs
@@ -91,13 +90,13 @@ func logPlacesFrom(start int) int {
 
 // writeLogRow writes one event as an <li>, piece by piece (concatenating
 // first allocated each row twice).
-func writeLogRow(b *strings.Builder, ev *engine.Event, selected bool) {
+func writeLogRow(b *strings.Builder, ev model.LogRow, selected bool) {
 	step := strconv.Itoa(ev.Step)
 	pressed := "false"
 	b.Grow(320 + len(ev.Text))
 	w := b.WriteString
 	w(`<li class="log-row half-`)
-	w(html.EscapeString(string(ev.Half)))
+	w(html.EscapeString(ev.Half))
 	if selected {
 		w(` selected`)
 		pressed = "true"
@@ -105,7 +104,7 @@ func writeLogRow(b *strings.Builder, ev *engine.Event, selected bool) {
 	w(`" data-step="`)
 	w(step)
 	w(`" data-stage="`)
-	w(html.EscapeString(string(ev.Stage)))
+	w(html.EscapeString(ev.Stage))
 	w(`"><button type="button" class="log-btn" data-step="`)
 	w(step)
 	w(`" aria-pressed="`)
@@ -115,13 +114,13 @@ func writeLogRow(b *strings.Builder, ev *engine.Event, selected bool) {
 	w(`</span><span class="log-req">`)
 	w(html.EscapeString(reqLabel(ev.Request, ev.Tenant)))
 	w(`</span><code class="log-stage">`)
-	w(html.EscapeString(string(ev.Stage)))
+	w(html.EscapeString(ev.Stage))
 	w(`</code><span class="log-text">`)
 	if ev.Poll != "" {
 		w(`<span class="log-poll" data-poll="`)
-		w(html.EscapeString(string(ev.Poll)))
+		w(html.EscapeString(ev.Poll))
 		w(`">KVPoll.`)
-		w(html.EscapeString(string(ev.Poll)))
+		w(html.EscapeString(ev.Poll))
 		w(`</span> `)
 	}
 	w(html.EscapeString(ev.Text))

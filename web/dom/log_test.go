@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kvleak/engine"
 	"kvleak/web/model"
 )
 
@@ -22,12 +21,14 @@ func sendN(t *testing.T, s *model.Session, n int) {
 }
 
 // logBlockHTML is a block rendered from scratch: what the island must give.
-func logBlockHTML(evs []engine.Event, selected int) string {
+// Events first..last-1 of evs.
+func logBlockHTML(evs model.Events, first, last, selected int) string {
 	var b strings.Builder
-	for i := range evs {
-		writeLogRow(&b, &evs[i], evs[i].Step == selected)
+	for i := first; i < last; i++ {
+		r := evs.Row(i)
+		writeLogRow(&b, r, r.Step == selected)
 	}
-	open, close := logRows{}.Block(evs[0].Step-1, len(evs), 0)
+	open, close := logRows{}.Block(first, last-first, 0)
 	return open + b.String() + close
 }
 
@@ -35,14 +36,14 @@ func logBlockHTML(evs []engine.Event, selected int) string {
 // anew, after an empty one in the place of each block the window has left
 // since its places last moved.
 func freshBlocks(s *model.Session) []string {
-	evs := s.Engine().Log().Copy()
+	evs := model.EventsOf(s.Engine().Log())
 	out := []string{}
-	start := model.LogWindowStart(len(evs))
+	start := model.LogWindowStart(evs.Len())
 	for range (start - logPlacesFrom(start)) / model.LogBlock {
 		out = append(out, `<ol class="log-block" hidden></ol>`)
 	}
-	for first := start; first < len(evs); first += model.LogBlock {
-		out = append(out, logBlockHTML(evs[first:min(first+model.LogBlock, len(evs))], s.Step()))
+	for first := start; first < evs.Len(); first += model.LogBlock {
+		out = append(out, logBlockHTML(evs, first, min(first+model.LogBlock, evs.Len()), s.Step()))
 	}
 	return out
 }
@@ -50,34 +51,34 @@ func freshBlocks(s *model.Session) []string {
 func TestTheLogRebuildsOnlyWhatChanged(t *testing.T) {
 	s := model.NewSession()
 	var c Log
-	require.Equal(t, freshBlocks(s), c.Blocks(s.Engine().Log(), s.Step()), "the demo run on first render")
+	require.Equal(t, freshBlocks(s), c.Blocks(model.EventsOf(s.Engine().Log()), s.Step()), "the demo run on first render")
 	s.Reset()
-	assert.Empty(t, c.Blocks(s.Engine().Log(), s.Step()), "a new run drops the old blocks")
+	assert.Empty(t, c.Blocks(model.EventsOf(s.Engine().Log()), s.Step()), "a new run drops the old blocks")
 
 	sendN(t, s, model.LogBlock/10+2) // 10 events each: past one block, short of two
-	before := c.Blocks(s.Engine().Log(), s.Step())
+	before := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 	require.Equal(t, freshBlocks(s), before)
 	require.Len(t, before, 2)
 
 	sendN(t, s, 1)
-	after := c.Blocks(s.Engine().Log(), s.Step())
+	after := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 	require.Equal(t, freshBlocks(s), after)
 	assert.True(t, sameBytes(before[0], after[0]), "a full block is kept across a Send")
 	assert.False(t, sameBytes(before[1], after[1]), "the newest block grows")
 
 	require.NoError(t, s.SelectStep(5))
-	sel := c.Blocks(s.Engine().Log(), s.Step())
+	sel := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 	require.Equal(t, freshBlocks(s), sel, "a selection marks its row")
 	assert.True(t, sameBytes(after[1], sel[1]), "a selection elsewhere leaves a block alone")
 	require.NoError(t, s.SelectStep(model.LogBlock+5))
-	require.Equal(t, freshBlocks(s), c.Blocks(s.Engine().Log(), s.Step()), "and moves between blocks")
+	require.Equal(t, freshBlocks(s), c.Blocks(model.EventsOf(s.Engine().Log()), s.Step()), "and moves between blocks")
 	require.NoError(t, s.SelectStep(0))
-	latest := c.Blocks(s.Engine().Log(), s.Step())
+	latest := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 	require.Equal(t, freshBlocks(s), latest, "the latest step marks no row")
 	assert.Equal(t, 0, strings.Count(strings.Join(latest, ""), `aria-pressed="true"`))
 
 	sendN(t, s, 40) // past model.MaxLogRows: the window moves
-	blocks := c.Blocks(s.Engine().Log(), s.Step())
+	blocks := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 	require.Equal(t, freshBlocks(s), blocks)
 	evs := s.Engine().Log().Copy()
 	require.Greater(t, len(evs), model.MaxLogRows)
@@ -87,7 +88,7 @@ func TestTheLogRebuildsOnlyWhatChanged(t *testing.T) {
 	assert.Contains(t, blocks[len(blocks)-1], `data-step="`+strconv.Itoa(len(evs))+`"`)
 
 	s.Reset()
-	assert.Empty(t, c.Blocks(s.Engine().Log(), s.Step()))
+	assert.Empty(t, c.Blocks(model.EventsOf(s.Engine().Log()), s.Step()))
 }
 
 // As the window moves on, each listed block keeps its place among the
@@ -102,11 +103,11 @@ func TestTheLogsBlocksKeepTheirPlacesAsTheWindowMoves(t *testing.T) {
 	var c Log
 	places := model.MaxLogRows / model.LogBlock
 	kept, placesMoved := 0, 0
-	prev := c.Blocks(s.Engine().Log(), s.Step())
+	prev := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 	for range 150 { // 10 events a Send: five times past the window's length
 		sendN(t, s, 1)
 		evs := s.Engine().Log().Copy()
-		got := c.Blocks(s.Engine().Log(), s.Step())
+		got := c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 		require.Equal(t, freshBlocks(s), got)
 		require.LessOrEqual(t, len(got), 2*places, "at most a window of places left empty before the listed blocks")
 		listed := 0
@@ -153,23 +154,22 @@ func BenchmarkLogAfterSend(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	evs := s.Engine().Log().Copy()
+	evs := model.EventsOf(s.Engine().Log())
 	const sendEvents = 10 // one small request's events
 	b.Run("blocks", func(b *testing.B) {
 		var c Log
-		c.Blocks(s.Engine().Log(), s.Step())
+		c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 		for b.Loop() {
 			// Forget the newest request, as if it had just been sent.
 			is := &c.rows
 			is.built, is.rows = is.built[:len(is.built)-sendEvents], is.rows[:len(is.rows)-sendEvents]
 			is.blocks[len(is.blocks)-1].n -= sendEvents
-			c.Blocks(s.Engine().Log(), s.Step())
+			c.Blocks(model.EventsOf(s.Engine().Log()), s.Step())
 		}
 	})
 	b.Run("whole-list", func(b *testing.B) {
-		listed := evs[model.LogWindowStart(len(evs)):]
 		for b.Loop() {
-			logBlockHTML(listed, 0)
+			logBlockHTML(evs, model.LogWindowStart(evs.Len()), evs.Len(), 0)
 		}
 	})
 }
@@ -181,19 +181,19 @@ func TestLogBlockHTMLEscapesAndMarksTheSelectedStep(t *testing.T) {
 	require.NoError(t, s.SetText(model.TenantName, `<i>x</i>`))
 	require.NoError(t, s.Rename())
 	require.NoError(t, s.Send())
-	evs := s.Engine().Log().Copy()
-	out := logBlockHTML(evs, 2)
-	assert.True(t, strings.HasPrefix(out, `<ol class="log-block" start="1" aria-label="Events 1–`+strconv.Itoa(len(evs))+`">`), out)
-	assert.Equal(t, len(evs), strings.Count(out, `<li `))
+	evs := model.EventsOf(s.Engine().Log())
+	out := logBlockHTML(evs, 0, evs.Len(), 2)
+	assert.True(t, strings.HasPrefix(out, `<ol class="log-block" start="1" aria-label="Events 1–`+strconv.Itoa(evs.Len())+`">`), out)
+	assert.Equal(t, evs.Len(), strings.Count(out, `<li `))
 	assert.NotContains(t, out, "<i>")
 	assert.Contains(t, out, "&lt;i&gt;x&lt;/i&gt;")
 	assert.Contains(t, out, `data-step="2" aria-pressed="true"`)
 	assert.Equal(t, 1, strings.Count(out, `aria-pressed="true"`))
 	assert.Equal(t, 1, strings.Count(out, ` selected"`))
 	assert.Contains(t, out, `data-stage="decode.prealloc"`)
-	assert.Equal(t, []string{out}, LogHTML(s.Engine().Log(), 2), "the island writes the same")
+	assert.Equal(t, []string{out}, LogHTML(model.EventsOf(s.Engine().Log()), 2), "the island writes the same")
 
-	later := logBlockHTML(evs[3:5], 0)
+	later := logBlockHTML(evs, 3, 5, 0)
 	assert.True(t, strings.HasPrefix(later, `<ol class="log-block" start="4" aria-label="Events 4–5">`), later)
 	assert.NotContains(t, later, `aria-pressed="true"`)
 }

@@ -2,9 +2,9 @@ package dom
 
 import (
 	"encoding/binary"
+	"slices"
 	"unsafe"
 
-	"kvleak/engine"
 	"kvleak/web/model"
 )
 
@@ -34,26 +34,31 @@ var (
 
 // mapRank orders states for a folded pixel: it shows the most telling of
 // its pages.
-var mapRank = [4]int{engine.MapFree: 0, engine.MapStale: 1, engine.MapAllocated: 2, engine.MapLeaked: 3}
+var mapRank = [4]byte{model.MapFree: 0, model.MapStale: 1, model.MapAllocated: 2, model.MapLeaked: 3}
 
 // mapColours is a palette as one pixel for each page-map byte, on each
 // square of the stale pages' checkerboard ([0] where x+y is even): RGBA
 // packed as ImageData holds it (words), so that a pixel costs one look-up
-// and one store, not a switch per page.
+// and one store, not a switch per page. A tenant's colour is the one
+// colours gives its index (model.PoolMapView.Colours), else its own.
 type mapColours [2][256]uint32
 
-func (pal mapPalette) colours() *mapColours {
+func (pal mapPalette) colours(colours []int) *mapColours {
 	pack := func(c rgb) uint32 { return binary.NativeEndian.Uint32([]byte{c[0], c[1], c[2], 0xff}) }
 	var t mapColours
 	for b := range 256 {
-		tenant := pack(pal.tenants[(b>>engine.MapOwnerShift+7)%8])
+		i := b>>model.MapOwnerShift - 1 // the tenant's index, -1 for none
+		if i >= 0 && i < len(colours) {
+			i = colours[i]
+		}
+		tenant := pack(pal.tenants[(i+8)%8])
 		c := [2]uint32{pack(pal.free), pack(pal.free)}
-		switch byte(b) & engine.MapStateMask {
-		case engine.MapLeaked:
+		switch byte(b) & model.MapStateMask {
+		case model.MapLeaked:
 			c = [2]uint32{pack(pal.leak), pack(pal.leak)}
-		case engine.MapAllocated:
+		case model.MapAllocated:
 			c = [2]uint32{tenant, tenant}
-		case engine.MapStale:
+		case model.MapStale:
 			c[0] = tenant
 		}
 		t[0][b], t[1][b] = c[0], c[1]
@@ -61,84 +66,138 @@ func (pal mapPalette) colours() *mapColours {
 	return &t
 }
 
-// mapPixels turns a page map into RGBA pixels, one pass, into dst (grown as
-// needed). Not by colour alone: an allocated page is its tenant's colour,
-// a stale one the same colour on a checkerboard with the free colour, a
-// leaked one the leak colour (and ringed, when drawn: drawMap). Pixels
-// past the pool's last page are the free colour.
-func mapPixels(dst []byte, v model.PoolMapView, pal mapPalette) []byte {
-	n := v.Width * v.Height
+// mapPixels turns a page map into the RGBA pixels of layout l, one pass,
+// into dst (grown as needed). Not by colour alone: an allocated page is its
+// tenant's colour, a stale one the same colour on a checkerboard with the
+// free colour, a leaked one the leak colour (and ringed, when drawn:
+// PoolMap.Draw). A pixel of several pages shows the most telling of them;
+// pixels past the pool's last page are the free colour.
+func mapPixels(dst []byte, v model.PoolMapView, l model.MapLayout, pal mapPalette) []byte {
+	n := l.Width * l.Height
 	if cap(dst) < 4*n {
 		dst = make([]byte, 4*n)
 	}
 	dst = dst[:4*n]
-	px := words(dst)
-	tab := pal.colours()
-	for y := range v.Height {
-		lo := y * v.Width
-		row := px[lo : lo+v.Width]
-		on, off := &tab[y&1], &tab[(y+1)&1] // the squares where x is even, odd
-		if v.PerPixel > 1 {
-			for x := range v.Width {
-				sq := on
-				if x&1 == 1 {
-					sq = off
-				}
-				row[x] = sq[foldPixel(v.Map, (lo+x)*v.PerPixel, v.PerPixel)]
-			}
-			continue
-		}
-		pages := v.Map[min(lo, len(v.Map)):min(lo+v.Width, len(v.Map))]
-		x := 0
-		for ; x+1 < len(pages); x += 2 { // two pixels a turn: one of each square
-			row[x], row[x+1] = on[pages[x]], off[pages[x+1]]
-		}
-		if x < len(pages) {
-			row[x] = on[pages[x]]
-			x++
-		}
-		for ; x < v.Width; x++ { // past the pool's last page
-			row[x] = on[engine.MapFree]
-		}
-	}
+	paint(words(dst), v, l, pal.colours(v.Colours), 0, n-1)
 	return dst
 }
 
-// foldPixel is the most telling of the pages a folded pixel stands for.
-func foldPixel(m []byte, first, per int) byte {
-	b := byte(engine.MapFree)
-	for p := first; p < min(first+per, len(m)); p++ {
-		if mapRank[m[p]&engine.MapStateMask] >= mapRank[b&engine.MapStateMask] {
-			b = m[p]
+// paint writes pixels first..last of layout l into px, row by row.
+func paint(px []uint32, v model.PoolMapView, l model.MapLayout, tab *mapColours, first, last int) {
+	per := l.PerPixel
+	same := 0 // where the run of equal bytes last found ends (sameFrom)
+	for p := first; p <= last; {
+		y, x := p/l.Width, p%l.Width
+		end := min(last+1, (y+1)*l.Width)   // this row's part
+		on, off := &tab[y&1], &tab[(y+1)&1] // the squares where x is even, odd
+		if x&1 == 1 {
+			on, off = off, on
 		}
+		row := px[p:end]
+		if per == 1 {
+			pages := v.Map[min(p, len(v.Map)):min(end, len(v.Map))]
+			i := 0
+			for ; i+1 < len(pages); i += 2 { // two pixels a turn: one of each square
+				row[i], row[i+1] = on[pages[i]], off[pages[i+1]]
+			}
+			if i < len(pages) {
+				row[i] = on[pages[i]]
+				i++
+			}
+			for ; i < len(row); i++ { // past the pool's last page
+				row[i] = on[model.MapFree]
+			}
+			p = end
+			continue
+		}
+		sq := [2]*[256]uint32{on, off}
+		for i := range row {
+			lo := min((p+i)*per, len(v.Map))
+			hi := min(lo+per, len(v.Map))
+			if lo >= same && lo < hi && v.Map[lo] == v.Map[hi-1] {
+				same = sameFrom(v.Map, lo)
+			}
+			b := byte(model.MapFree)
+			if lo < hi && hi <= same { // one run of equal bytes: its byte
+				b = v.Map[lo]
+			} else {
+				// The most telling of the pixel's pages, inline: a call
+				// a pixel is most of a drawing's time in the wasm.
+				rank := byte(0)
+				for _, c := range v.Map[lo:hi] {
+					if r := mapRank[c&model.MapStateMask]; c != b && r >= rank {
+						b, rank = c, r
+					}
+				}
+			}
+			row[i] = sq[i&1][b]
+		}
+		p = end
 	}
-	return b
 }
 
-// repaint brings px, the pixels of the map's version drawn in the palette
-// was, up to v in pal: when v follows that version in the same palette,
-// only the pixels of the pages v says changed (a step or a Send touches a
-// slot, not the pool); else every pixel. dirty is the byte range of px it
-// rewrote, for copying only that much to the canvas's ImageData.
-func repaint(px []byte, drawn int, was mapPalette, v model.PoolMapView, pal mapPalette) (out []byte, dirty [2]int) {
-	if v.AllChanged || drawn != v.Version-1 || was != pal || v.PerPixel != 1 || len(px) != 4*v.Width*v.Height {
-		px = mapPixels(px, v, pal)
+// sameFrom is where the run of bytes equal to m[i] that starts at i ends,
+// found eight bytes at a time: a folded map's pixels mostly lie inside one
+// run of the page table (a reservation is one), and reading a word for
+// eight pages cost a fifth of reading the pages one by one.
+func sameFrom(m []byte, i int) int {
+	if i >= len(m) {
+		return len(m)
+	}
+	b := m[i]
+	all := uint64(b) * 0x0101010101010101
+	j := i + 1
+	for ; j+8 <= len(m); j += 8 {
+		if *(*uint64)(unsafe.Pointer(&m[j])) != all {
+			break
+		}
+	}
+	for j < len(m) && m[j] == b {
+		j++
+	}
+	return j
+}
+
+// repaint brings px, the pixels of the map's version drawn in layout was
+// and palette wasPal, up to v in l and pal: when v follows that version in
+// the same layout and palette, only the pixels of the pages v says changed
+// (a step or a Send touches a slot, not the pool); else every pixel. dirty
+// is the byte range of px it rewrote, for copying only that much to the
+// canvas's ImageData.
+func repaint(px []byte, drawn drawing, v model.PoolMapView, l model.MapLayout, pal mapPalette) (out []byte, dirty [2]int) {
+	if v.AllChanged || !drawn.follows(v, l, pal) || len(px) != 4*l.Width*l.Height {
+		px = mapPixels(px, v, l, pal)
 		return px, [2]int{0, len(px)}
 	}
-	tab, words := pal.colours(), words(px)
+	tab, w := pal.colours(v.Colours), words(px)
 	dirty = [2]int{len(px), 0}
-	v.Changed.Each(func(id int) bool {
-		if id < len(v.Map) {
-			x, y := id%v.Width, id/v.Width
-			words[id] = tab[(x+y)&1][v.Map[id]]
-			dirty = [2]int{min(dirty[0], 4*id), max(dirty[1], 4*id+4)}
+	for _, r := range v.ChangedPixels(l) {
+		lo, hi := r[0], min(r[1], len(w)-1)
+		if lo > hi {
+			continue
 		}
-		return true
-	})
+		paint(w, v, l, tab, lo, hi)
+		dirty = [2]int{min(dirty[0], 4*lo), max(dirty[1], 4*hi+4)}
+	}
 	if dirty[0] > dirty[1] {
 		dirty = [2]int{}
 	}
 	return px, dirty
+}
+
+// drawing is what a map's pixels show: a version of the view, in a layout,
+// a palette and the tenants' colours.
+type drawing struct {
+	version int
+	layout  model.MapLayout
+	pal     mapPalette
+	colours []int
+}
+
+// follows reports whether v is the next version after the drawing's, drawn
+// the same way.
+func (d drawing) follows(v model.PoolMapView, l model.MapLayout, pal mapPalette) bool {
+	return d.version == v.Version-1 && d.layout == l && d.pal == pal && slices.Equal(d.colours, v.Colours)
 }
 
 // words is RGBA pixels as one word each (in the machine's byte order, as

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kvleak/engine"
 	"kvleak/web/model"
 )
 
@@ -34,11 +33,11 @@ func TestMapPaletteIsTheStylesheets(t *testing.T) {
 
 func TestMapPixelsMarkStatesNotByColourAlone(t *testing.T) {
 	owned := func(state byte, tenant int) byte { return state | byte(tenant+1)<<2 }
-	v := model.PoolMapView{Width: 4, Height: 2, PerPixel: 1, Pages: 8, Map: []byte{
-		owned(engine.MapLeaked, 0), owned(engine.MapAllocated, 1), owned(engine.MapStale, 1), owned(engine.MapStale, 1),
-		engine.MapFree, engine.MapFree, engine.MapFree, engine.MapFree,
+	v := model.PoolMapView{Pages: 8, Map: []byte{
+		owned(model.MapLeaked, 0), owned(model.MapAllocated, 1), owned(model.MapStale, 1), owned(model.MapStale, 1),
+		model.MapFree, model.MapFree, model.MapFree, model.MapFree,
 	}}
-	px := mapPixels(nil, v, lightMap)
+	px := mapPixels(nil, v, model.MapLayout{Pages: 8, Width: 4, Height: 2, PerPixel: 1}, lightMap)
 	require.Len(t, px, 4*8)
 	at := func(i int) rgb { return rgb{px[4*i], px[4*i+1], px[4*i+2]} }
 	assert.Equal(t, lightMap.leak, at(0))
@@ -48,9 +47,12 @@ func TestMapPixelsMarkStatesNotByColourAlone(t *testing.T) {
 	assert.Equal(t, lightMap.free, at(4))
 	assert.Equal(t, byte(255), px[3], "opaque")
 
-	folded := model.PoolMapView{Width: 2, Height: 1, PerPixel: 4, Pages: 8, Map: v.Map}
-	px = mapPixels(px, folded, darkMap)
+	px = mapPixels(px, v, model.MapLayout{Pages: 8, Width: 2, Height: 1, PerPixel: 4}, darkMap)
 	require.Len(t, px, 4*2)
 	assert.Equal(t, darkMap.leak, rgb{px[0], px[1], px[2]}, "a folded pixel shows its most telling page: the leak")
 	assert.Equal(t, darkMap.free, rgb{px[4], px[5], px[6]})
+
+	v.Colours = []int{3, 5}
+	px = mapPixels(px, v, model.MapLayout{Pages: 8, Width: 4, Height: 2, PerPixel: 1}, lightMap)
+	assert.Equal(t, lightMap.tenants[5], rgb{px[4], px[5], px[6]}, "the engine's second tenant in the colour the grid gives it")
 }

@@ -5,40 +5,65 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"kvleak/engine"
 	"kvleak/web/model"
 )
 
-// PoolMap paints a pool's map (model.PoolMapView) on a canvas, one pixel a
-// page or a fold of pages (mapPixels), with the leaked pages ringed so that
-// 7 of 681,280 stand out. It keeps the pixels between drawings: a step or a
-// Send repaints only the pixels of the pages it changed (repaint), and only
-// those bytes cross into JavaScript.
+// PoolMap paints a pool's map (model.PoolMapView) on a canvas in a layout
+// (model.MapLayout): a pixel a page or a fold of pages (mapPixels), with
+// the leaked pages ringed so that 7 of 681,280 stand out. It keeps the
+// pixels between drawings: a step or a Send repaints only the pixels of
+// the pages it changed (repaint), and only those bytes cross into
+// JavaScript.
 type PoolMap struct {
-	rgba     []byte     // the pixels, reused between drawings
-	drawn    int        // the map version rgba shows
-	drawnPal mapPalette // in these colours
-	img      app.Value  // the canvas's ImageData, holding rgba
+	rgba  []byte    // the pixels, reused between drawings
+	drawn drawing   // what rgba shows
+	img   app.Value // the canvas's ImageData, holding rgba
 }
 
-// PageAt is the page of v under a pointer event on the canvas of that id.
-func PageAt(id string, e app.Event, v model.PoolMapView) int {
+// PageAt is the page of layout l under a pointer event on the canvas of
+// that id.
+func PageAt(id string, e app.Event, l model.MapLayout) int {
 	canvas := app.Window().GetElementByID(id)
 	rect := canvas.Call("getBoundingClientRect")
 	w, h := rect.Get("width").Float(), rect.Get("height").Float()
 	if w <= 0 || h <= 0 {
 		return 0
 	}
-	x := int((e.Get("clientX").Float() - rect.Get("left").Float()) * float64(v.Width) / w)
-	y := int((e.Get("clientY").Float() - rect.Get("top").Float()) * float64(v.Height) / h)
-	return v.MapPage(x, y)
+	x := int((e.Get("clientX").Float() - rect.Get("left").Float()) * float64(l.Width) / w)
+	y := int((e.Get("clientY").Float() - rect.Get("top").Float()) * float64(l.Height) / h)
+	return l.PageAt(x, y)
 }
 
-// Draw paints v on the canvas of that id: the pixels in one pass and one
-// copy, then a ring around each leaked run.
-func (m *PoolMap) Draw(id string, v model.PoolMapView) {
+// OnMapBoxResize calls fn with the width in CSS pixels of the box the
+// map's canvas of that id fills (its parent), now and whenever it changes,
+// as the browser lays the page out (a ResizeObserver: nothing is measured
+// in the middle of an update). It returns a stop function.
+func OnMapBoxResize(id string, fn func(width int)) func() {
 	canvas := app.Window().GetElementByID(id)
-	if !canvas.Truthy() || v.Width == 0 || v.Height == 0 {
+	ro := app.Window().Get("ResizeObserver")
+	if !canvas.Truthy() || !canvas.Get("parentElement").Truthy() || !ro.Truthy() {
+		return func() {}
+	}
+	cb := app.FuncOf(func(_ app.Value, args []app.Value) any {
+		if len(args) > 0 && args[0].Length() > 0 {
+			fn(int(args[0].Index(args[0].Length() - 1).Get("contentRect").Get("width").Float()))
+		}
+		return nil
+	})
+	obs := ro.New(cb)
+	obs.Call("observe", canvas.Get("parentElement"))
+	return func() {
+		obs.Call("disconnect")
+		cb.Release()
+	}
+}
+
+// Draw paints v in layout l on the canvas of that id, which go-app gave
+// l's size: the pixels in one pass and one copy, then a ring around each
+// leaked run.
+func (m *PoolMap) Draw(id string, v model.PoolMapView, l model.MapLayout) {
+	canvas := app.Window().GetElementByID(id)
+	if !canvas.Truthy() || l.Width == 0 || l.Height == 0 || canvas.Get("width").Int() != l.Width || canvas.Get("height").Int() != l.Height {
 		return
 	}
 	perf := app.Window().Get("performance")
@@ -50,11 +75,11 @@ func (m *PoolMap) Draw(id string, v model.PoolMapView) {
 		pal = darkMap
 	}
 	var dirty [2]int
-	m.rgba, dirty = repaint(m.rgba, m.drawn, m.drawnPal, v, pal)
-	m.drawn, m.drawnPal = v.Version, pal
+	m.rgba, dirty = repaint(m.rgba, m.drawn, v, l, pal)
+	m.drawn = drawing{version: v.Version, layout: l, pal: pal, colours: v.Colours}
 	g := canvas.Call("getContext", "2d")
-	if m.img == nil || m.img.Get("width").Int() != v.Width || m.img.Get("height").Int() != v.Height {
-		m.img, dirty = g.Call("createImageData", v.Width, v.Height), [2]int{0, len(m.rgba)}
+	if m.img == nil || m.img.Get("width").Int() != l.Width || m.img.Get("height").Int() != l.Height {
+		m.img, dirty = g.Call("createImageData", l.Width, l.Height), [2]int{0, len(m.rgba)}
 	}
 	// Only the bytes repaint rewrote cross into JavaScript; the whole image
 	// goes back on the canvas, which also clears the last rings.
@@ -64,17 +89,16 @@ func (m *PoolMap) Draw(id string, v model.PoolMapView) {
 	g.Call("putImageData", m.img, 0, 0)
 	g.Set("strokeStyle", fmt.Sprintf("rgb(%d,%d,%d)", pal.ring[0], pal.ring[1], pal.ring[2]))
 	g.Set("lineWidth", 2)
-	for _, r := range v.Leaked {
-		rows := mapRows(r, v)
+	for _, rows := range v.Leaks(l) {
 		if len(rows) > 2 {
 			// A run of many rows is found at a glance: one frame around
 			// it, not a ring and cross-hairs per row, which would cover it.
 			first, last := rows[0], rows[len(rows)-1]
-			g.Call("strokeRect", 1, first[1]-1, v.Width-2, last[1]-first[1]+3)
+			g.Call("strokeRect", 1, first[1]-1, l.Width-2, last[1]-first[1]+3)
 			continue
 		}
 		for _, row := range rows {
-			callOut(g, row, v.Width, v.Height)
+			callOut(g, row, l.Width, l.Height)
 		}
 	}
 }
@@ -98,18 +122,4 @@ func callOut(g app.Value, row [3]int, width, height int) {
 		}
 	}
 	g.Call("stroke")
-}
-
-// mapRows splits a run of pages into its rows on the map: x, y, width in
-// pixels.
-func mapRows(r engine.Run, v model.PoolMapView) [][3]int {
-	var out [][3]int
-	first, last := r.First/v.PerPixel, (r.First+r.Count-1)/v.PerPixel
-	for px := first; px <= last; {
-		x, y := px%v.Width, px/v.Width
-		w := min(last-px+1, v.Width-x)
-		out = append(out, [3]int{x, y, w})
-		px += w
-	}
-	return out
 }

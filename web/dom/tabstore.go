@@ -12,36 +12,28 @@ import (
 // storages would encode them again with encoding/json, which the wasm
 // leaves out (patches/goapp/no-json.patch).
 
-// KeepInTab stores data in the tab's storage under key. A browser that
-// refuses (storage full, or blocked) makes it an error, not a panic.
-func KeepInTab(key string, data []byte) error {
-	return keep("sessionStorage", key, data, "the tab's storage refused the run")
-}
+// The storages Keep and Read use.
+const (
+	TabStorage     = "sessionStorage" // this tab's, for the run too long for a link
+	BrowserStorage = "localStorage"   // the browser's, for the challenges' progress
+)
 
-// ReadTab returns what KeepInTab stored under key, or nil.
-func ReadTab(key string) []byte { return read("sessionStorage", key) }
-
-// KeepLocal stores data in the browser's localStorage under key (the
-// challenges' progress), as KeepInTab does in the tab's. Where storage is
-// blocked, GuardStorage's stand-in keeps it for the page's lifetime.
-func KeepLocal(key string, data []byte) error {
-	return keep("localStorage", key, data, "the browser's storage refused the progress")
-}
-
-// ReadLocal returns what KeepLocal stored under key, or nil.
-func ReadLocal(key string) []byte { return read("localStorage", key) }
-
-func keep(storage, key string, data []byte, refused string) (err error) {
+// Keep stores data in storage (TabStorage or BrowserStorage) under key. A
+// browser that refuses (storage full, or blocked) makes it an error, not a
+// panic; where storage is blocked, GuardStorage's stand-in keeps it for
+// the page's lifetime.
+func Keep(storage, key string, data []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: %v", refused, r)
+			err = fmt.Errorf("the browser's %s refused it: %v", storage, r)
 		}
 	}()
 	app.Window().Get(storage).Call("setItem", key, string(data))
 	return nil
 }
 
-func read(storage, key string) (data []byte) {
+// Read returns what Keep stored in storage under key, or nil.
+func Read(storage, key string) (data []byte) {
 	defer func() {
 		if recover() != nil {
 			data = nil

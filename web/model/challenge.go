@@ -1,7 +1,10 @@
 package model
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"strconv"
 
 	"kvleak/challenge"
 	"kvleak/engine"
@@ -32,10 +35,6 @@ type scoreKey struct {
 	answer challenge.Answer
 }
 
-// hintAfter is how many tries reveal hint i (0-based): the first after
-// three, then one more every two.
-func hintAfter(i int) int { return 3 + 2*i }
-
 // ChallengeView is the open challenge's panel.
 type ChallengeView struct {
 	Open        bool
@@ -49,10 +48,9 @@ type ChallengeView struct {
 	Status      string // what the check says of this run
 	Fair        string // whether a run with changed settings counts
 	Lesson      string // once solved
-	Link        string // the winning run's query ("" when none, or too long for a link)
+	Link        string // this winning run's query ("" when it does not solve it, or is too long for a link)
 	Hints       []string
-	HintIn      int // tries until the next hint, 0 when all are out
-	Tries       int
+	HintIn      int    // tries until the next hint, 0 when all are out
 	Next        int    // the next challenge, 0 after the last
 	Announce    string // for the page's status region while this run solves it
 }
@@ -92,30 +90,45 @@ func (s *Session) ChallengeTo(n int) error {
 	return nil
 }
 
-// CloseChallenge closes the challenge's panel; the run stays.
-func (s *Session) CloseChallenge() { s.view.Challenge = 0 }
+// What the reader can do on the ladder (ChallengeAction).
+const (
+	ChallengeOpen    = "open"    // the challenge numbered by the value, on its start
+	ChallengeRestart = "restart" // the open challenge again, on its start
+	ChallengeAnswer  = "answer"  // answer its question with the value (an Answers value)
+	ChallengeClose   = "close"   // close its panel; the run stays
+)
 
 // Answers are the answers a challenge's question takes, as its panel
 // offers them.
 var Answers = []Option{{string(challenge.Can), "It can leak"}, {string(challenge.Cannot), "It cannot leak"}}
 
-// AnswerChallenge records the reader's answer (an Answers value) to the
-// open challenge's question. On error nothing changes.
-func (s *Session) AnswerChallenge(text string) error {
-	c, err := challenge.Get(s.view.Challenge)
-	if err != nil {
+// ChallengeAction does what the ladder's panels ask: act, one of the
+// Challenge… actions, with its value. On error nothing changes.
+func (s *Session) ChallengeAction(act, val string) error {
+	n, err := s.view.Challenge, error(nil)
+	switch act {
+	case ChallengeOpen:
+		if n, err = strconv.Atoi(val); err != nil {
+			return errors.New("a challenge is opened by its number")
+		}
+		fallthrough
+	case ChallengeRestart:
+		return s.ChallengeTo(n)
+	case ChallengeAnswer:
+		a, err := challenge.ParseAnswer(val)
+		if c, _ := challenge.Get(n); err == nil && c.Question == "" {
+			err = errors.New("this challenge asks no question")
+		}
+		if err == nil {
+			s.syncChallenge()
+			s.chal.answer = a
+		}
 		return err
+	case ChallengeClose:
+		s.view.Challenge = 0
+		return nil
 	}
-	a, err := challenge.ParseAnswer(text)
-	if err != nil {
-		return err
-	}
-	if c.Question == "" {
-		return fmt.Errorf("challenge %d asks no question", s.view.Challenge)
-	}
-	s.syncChallenge()
-	s.chal.answer = a
-	return nil
+	return errors.New("no such challenge action")
 }
 
 // LoadProgress reads the progress kept in the browser. On error the
@@ -164,13 +177,10 @@ func (s *Session) ScoreChallenge() bool {
 	s.chal.scored = k
 	n, it := s.view.Challenge, s.chal.progress.Item(s.view.Challenge)
 	switch v := s.challengeVerdict(c); {
-	case v.Solved && it.Solved && it.Link != "", !v.Solved && opened:
+	case v.Solved && it.Solved, !v.Solved && opened:
 		return false
 	case v.Solved:
-		it.Solved, it.Link = true, ""
-		if s.Linkable() {
-			it.Link = s.Query(View{Challenge: n})
-		}
+		it.Solved = true
 	case it.Tries < maxTries:
 		it.Tries++
 	default:
@@ -189,9 +199,9 @@ func (s *Session) Challenge() ChallengeView {
 	}
 	s.syncChallenge()
 	v, it := s.challengeVerdict(c), s.chal.progress.Item(n)
-	cv := ChallengeView{Open: true, N: n, Of: len(challenge.Ladder()), Title: c.Title, Goal: c.Goal, Rules: c.Rules(),
+	cv := ChallengeView{Open: true, N: n, Of: len(challenge.Ladder()), Title: c.Title, Goal: c.Goal, Rules: cmp.Or(c.Rules, challenge.HeldRules),
 		Question: c.Question, Answer: string(s.chal.answer), Solved: it.Solved || v.Solved, RunSolves: v.Solved,
-		Status: v.Says, Fair: v.Fair(), Link: it.Link, Tries: it.Tries}
+		Status: v.Says, Fair: v.Fair()}
 	if v.Solved && s.Linkable() {
 		cv.Link = s.Query(View{Challenge: n})
 	}
@@ -204,15 +214,13 @@ func (s *Session) Challenge() ChallengeView {
 	if v.Solved {
 		cv.Announce = fmt.Sprintf("Challenge %d solved: %s.", n, c.Title)
 	}
-	for i, h := range c.Hints {
-		if cv.Solved {
-			break // its lesson says more
-		}
-		if it.Tries < hintAfter(i) {
-			cv.HintIn = hintAfter(i) - it.Tries
+	// Hint i shows after 3 + 2i tries; a solved challenge shows its lesson.
+	for i := 0; i < len(c.Hints) && !cv.Solved; i++ {
+		if after := 3 + 2*i; it.Tries < after {
+			cv.HintIn = after - it.Tries
 			break
 		}
-		cv.Hints = append(cv.Hints, h)
+		cv.Hints = c.Hints[:i+1]
 	}
 	return cv
 }

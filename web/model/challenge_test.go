@@ -39,7 +39,7 @@ func TestChallengeOpensOnItsStart(t *testing.T) {
 	assert.False(t, v.Solved)
 	assert.NotEmpty(t, v.Status)
 	assert.Empty(t, v.Hints)
-	assert.Equal(t, hintAfter(0), v.HintIn)
+	assert.Equal(t, 3, v.HintIn)
 	assert.Empty(t, v.Lesson)
 	assert.Equal(t, 2, v.Next)
 
@@ -47,7 +47,7 @@ func TestChallengeOpensOnItsStart(t *testing.T) {
 		assert.Error(t, s.ChallengeTo(n))
 		assert.Equal(t, 1, s.View().Challenge, "a bad number changes nothing")
 	}
-	s.CloseChallenge()
+	require.NoError(t, s.ChallengeAction(ChallengeClose, ""))
 	assert.False(t, s.Challenge().Open)
 }
 
@@ -59,16 +59,16 @@ func TestChallengeSolvedThroughTheForm(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.ChallengeTo(1))
 	first := s.Config().Window().First
-	for i := range hintAfter(0) {
+	for i := range 3 {
 		sendAs(t, s, "C", first)
 		assert.True(t, s.ScoreChallenge(), "try %d", i+1)
 		assert.False(t, s.ScoreChallenge(), "the same run is one try")
 	}
 	v := s.Challenge()
-	assert.Equal(t, hintAfter(0), v.Tries)
+	assert.Equal(t, 3, s.Progress().Item(1).Tries)
 	c, _ := challenge.Get(1)
 	assert.Equal(t, c.Hints[:1], v.Hints)
-	assert.Equal(t, hintAfter(1)-hintAfter(0), v.HintIn)
+	assert.Equal(t, 5-3, v.HintIn)
 
 	sendAs(t, s, "B", first)
 	assert.True(t, s.ScoreChallenge())
@@ -92,7 +92,7 @@ func TestChallengeSolvedThroughTheForm(t *testing.T) {
 	require.NoError(t, again.ChallengeTo(1))
 	assert.True(t, again.Challenge().Solved, "solved before")
 	assert.False(t, again.Challenge().RunSolves, "the start does not solve it")
-	assert.Equal(t, v.Link, again.Challenge().Link, "the winning link is kept")
+	assert.Empty(t, again.Challenge().Link, "the link is this run's, when it solves it")
 
 	fresh := NewSession()
 	st, err := DecodeLink(v.Link)
@@ -121,7 +121,8 @@ func TestChallengeSaysWhetherChangedSettingsCount(t *testing.T) {
 func TestChallengeAnswer(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.ChallengeTo(1))
-	assert.Error(t, s.AnswerChallenge("cannot"), "challenge 1 asks nothing")
+	assert.Error(t, s.ChallengeAction(ChallengeAnswer, "cannot"), "challenge 1 asks nothing")
+	assert.Error(t, s.ChallengeAction(ChallengeAnswer, "maybe"))
 
 	n := questionChallenge(t)
 	require.NoError(t, s.ChallengeTo(n))
@@ -129,16 +130,35 @@ func TestChallengeAnswer(t *testing.T) {
 	sendAs(t, s, "B", s.Config().LimitsOf(engine.ServerPrefill).MaxReqInputLen())
 	s.ScoreChallenge()
 	assert.False(t, s.Challenge().RunSolves)
-	require.NoError(t, s.AnswerChallenge("can"))
+	require.NoError(t, s.ChallengeAction(ChallengeAnswer, "can"))
 	assert.True(t, s.ScoreChallenge(), "a new answer is a try")
 	assert.Contains(t, s.Challenge().Status, "Not so")
-	require.NoError(t, s.AnswerChallenge("cannot"))
+	require.NoError(t, s.ChallengeAction(ChallengeAnswer, "cannot"))
 	assert.True(t, s.ScoreChallenge())
 	assert.True(t, s.Challenge().RunSolves)
 	assert.Equal(t, "cannot", s.Challenge().Answer)
 
 	require.NoError(t, s.ChallengeTo(1))
 	assert.Empty(t, s.Challenge().Answer)
+}
+
+// The panels' actions, and what they refuse.
+func TestChallengeActions(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.ChallengeAction(ChallengeOpen, "3"))
+	assert.Equal(t, 3, s.View().Challenge)
+	sendAs(t, s, "B", 8)
+	require.NoError(t, s.ChallengeAction(ChallengeRestart, ""))
+	c, _ := challenge.Get(3)
+	_, ops, _ := c.Start()
+	assert.Equal(t, ops, s.Ops(), "start over: the start's run again")
+	for _, bad := range [][2]string{{ChallengeOpen, "x"}, {ChallengeOpen, "0"}, {ChallengeAnswer, "cannot"}, {"fly", ""}} {
+		assert.Error(t, s.ChallengeAction(bad[0], bad[1]), "%q", bad)
+		assert.Equal(t, 3, s.View().Challenge, "%q changes nothing", bad)
+	}
+	require.NoError(t, s.ChallengeAction(ChallengeClose, ""))
+	assert.Zero(t, s.View().Challenge)
+	assert.Error(t, s.ChallengeAction(ChallengeAnswer, "can"), "no challenge open")
 }
 
 func questionChallenge(t *testing.T) int {
@@ -153,7 +173,7 @@ func questionChallenge(t *testing.T) int {
 
 func TestProgressReadsBackAndRefusesWhatItCannotRead(t *testing.T) {
 	var p Progress
-	p.set(2, ProgressItem{Solved: true, Tries: 4, Link: "v=3&preset=demo&challenge=2"})
+	p.set(2, ProgressItem{Solved: true, Tries: 4})
 	p.set(5, ProgressItem{Tries: 1})
 	got, err := ParseProgress(p.Encode())
 	require.NoError(t, err)
@@ -166,23 +186,18 @@ func TestProgressReadsBackAndRefusesWhatItCannotRead(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Zero(t, empty.SolvedCount())
 
-	for _, bad := range []string{"garbage", "{}", strings.Repeat("x", maxProgressBytes()+1)} {
+	for _, bad := range []string{"garbage", `{"items":[{"tries":"x"}]}`, `{"items":[]}x`, `{"items":[` + strings.Repeat(`{},`, maxProgressBytes) + `{}]}`} {
 		_, err := ParseProgress([]byte(bad))
 		assert.Error(t, err, bad[:min(len(bad), 20)])
 	}
-	// A line it cannot read costs that line only.
-	lines := progressHeader + "\n" + strings.Join([]string{
-		"1\t1\t0\tv=3&preset=demo",
-		"2\t2\t0\t", "0\t1\t0\t", "99\t1\t0\t", "3\t1\t-1\t", "4\t1\t9999999\t", "5\t1\t0", "x\t1\t0\t",
-		"6\t1\t2\tv=3\x00<script>", // a link with a control character is dropped, not the line
-	}, "\n")
-	got, err = ParseProgress([]byte(lines))
+	// A count out of range, or a challenge past the ladder, is dropped.
+	got, err = ParseProgress([]byte(`{"items":[{"solved":true},{"tries":-1},{"tries":9999999},{"tries":2}` + strings.Repeat(`,{"solved":true}`, 20) + `]}`))
 	require.NoError(t, err)
-	assert.Equal(t, ProgressItem{Solved: true, Link: "v=3&preset=demo"}, got.Item(1))
-	for n := 2; n <= 5; n++ {
-		assert.Equal(t, ProgressItem{}, got.Item(n), n)
-	}
-	assert.Equal(t, ProgressItem{Solved: true, Tries: 2}, got.Item(6))
+	assert.Equal(t, ProgressItem{Solved: true}, got.Item(1))
+	assert.Equal(t, ProgressItem{}, got.Item(2))
+	assert.Equal(t, ProgressItem{}, got.Item(3))
+	assert.Equal(t, ProgressItem{Tries: 2}, got.Item(4))
+	assert.Len(t, got.Items, len(challenge.Ladder()))
 
 	s := NewSession()
 	assert.Error(t, s.LoadProgress([]byte("garbage")))
@@ -191,9 +206,9 @@ func TestProgressReadsBackAndRefusesWhatItCannotRead(t *testing.T) {
 
 func FuzzParseProgress(f *testing.F) {
 	var p Progress
-	p.set(1, ProgressItem{Solved: true, Tries: 2, Link: "v=3&preset=demo"})
+	p.set(1, ProgressItem{Solved: true, Tries: 2})
 	f.Add(p.Encode())
-	f.Add([]byte(progressHeader + "\n9\t1\t1000000\tx\n"))
+	f.Add([]byte(`{"items":[{"solved":true,"tries":1000000}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParseProgress(data)
 		if err != nil {

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -227,11 +228,11 @@ func (v *visitor) act(t *testing.T, s *Session) {
 	case actChallenge:
 		switch n := v.next(); n % 4 {
 		case 0:
-			_ = s.ChallengeTo(n / 4 % (len(challenge.Ladder()) + 2))
+			_ = s.ChallengeAction(ChallengeOpen, strconv.Itoa(n/4%(len(challenge.Ladder())+2)))
 		case 1:
-			s.CloseChallenge()
+			_ = s.ChallengeAction([]string{ChallengeClose, ChallengeRestart, "x"}[n/4%3], "")
 		case 2:
-			_ = s.AnswerChallenge([]string{"", "can", "cannot", "maybe"}[n/4%4])
+			_ = s.ChallengeAction(ChallengeAnswer, []string{"", "can", "cannot", "maybe"}[n/4%4])
 		default:
 			if s.ScoreChallenge() {
 				p, err := ParseProgress(s.Progress().Encode())

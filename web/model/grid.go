@@ -41,6 +41,9 @@ type CellView struct {
 	// (a write ended inside it), said in Positions.
 	Mixed     bool
 	Positions string
+	// Name is the cell's accessible name: what it shows, then Label
+	// (cellName).
+	Name string
 }
 
 // GridView is the grid for one snapshot and page range.
@@ -118,7 +121,43 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 	if tiles {
 		v.Writer, v.Text = tileText(snap, c.First)
 	}
+	v.Name = cellName(v)
 	return v
+}
+
+// cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
+// label in name), then the details, and how to zoom into a range.
+func cellName(c CellView) string {
+	var shown []string // what the cell shows, in its order
+	if c.Mark != "·" {
+		shown = append(shown, c.Mark)
+	}
+	if c.Writer != "" {
+		shown = append(shown, c.Writer, c.Text)
+	}
+	if c.Window {
+		shown = append(shown, WindowWords(c))
+	}
+	name := c.Label
+	if len(shown) > 0 {
+		name = strings.Join(shown, " ") + " — " + name
+	}
+	if c.First != c.Last {
+		name += ". Select to zoom in."
+	}
+	return name
+}
+
+// WindowWords says, on a tile in decode's read window, whether the
+// request's prefill wrote it.
+func WindowWords(c CellView) string {
+	switch {
+	case c.Wrote && c.Mixed:
+		return "prefill wrote its first positions only"
+	case c.Wrote:
+		return "prefill wrote this"
+	}
+	return "reserved, not written"
 }
 
 // writers counts the requests whose KV a page's positions hold.

@@ -1,5 +1,7 @@
 package model
 
+import "kvleak/engine"
+
 // The listed log is bounded; older events stay in the engine.
 const (
 	MaxLogRows = 300 // at most this many rows are listed
@@ -15,4 +17,28 @@ func LogWindowStart(n int) int {
 		return 0
 	}
 	return (n - MaxLogRows + LogBlock - 1) / LogBlock * LogBlock
+}
+
+// LogRow is one event as the log writes it: the engine's event in the
+// fields its row shows.
+type LogRow struct {
+	Step, Request             int
+	Tenant, Half, Stage, Poll string
+	Text                      string
+}
+
+// Events is the engine's log as the event log lists it, a row an event.
+type Events struct{ log engine.Log }
+
+// EventsOf is the log's events as rows.
+func EventsOf(l engine.Log) Events { return Events{l} }
+
+// Len is how many events the log holds.
+func (e Events) Len() int { return e.log.Len() }
+
+// Row is the i-th event's row.
+func (e Events) Row(i int) LogRow {
+	ev := e.log.At(i)
+	return LogRow{Step: ev.Step, Request: ev.Request, Tenant: ev.Tenant, Half: string(ev.Half),
+		Stage: string(ev.Stage), Poll: string(ev.Poll), Text: ev.Text}
 }

@@ -1,16 +1,9 @@
 package model
 
-import "kvleak/engine"
+import (
+	"slices"
 
-// The pool map draws every page at once, one pixel each, in rows of
-// MapWidth pages: 681,280 pages fill 1,024 × 666 px. A pool taller than
-// MapMaxRows rows folds: each pixel then stands for several pages.
-const (
-	MapWidth   = 1024
-	MapMaxRows = 1024
-	// MapFrom is the smallest pool drawn as a map: below it the grid
-	// shows every page.
-	MapFrom = MaxGridCells + 1
+	"kvleak/engine"
 )
 
 // PoolMapView is the pool at the selected step as a page map
@@ -20,19 +13,21 @@ type PoolMapView struct {
 	// Version changes whenever Map is redrawn. Map's bytes are reused from
 	// step to step (too many to copy at launch scale), so go-app's
 	// comparison of the component's inputs sees the change here, first.
-	Version       int
-	Show          bool
-	Pages         int
-	Width, Height int // in pixels
-	PerPixel      int // pages per pixel (1 unless the pool folds)
-	Map           []byte
+	Version int
+	Show    bool
+	Pages   int
+	Map     []byte
 	// Changed is the pages whose bytes Map changed since Version-1, unless
 	// AllChanged: then it was drawn whole. The component repaints only
 	// their pixels when it drew Version-1.
 	Changed    engine.Pages
 	AllChanged bool
 	Leaked     engine.Pages // called out on the map
-	Tenants    int          // how many tenants the owner indices name
+	// Colours is each owner's colour by its index among the engine's
+	// tenants (the bytes' owner, less one): the colour the grid gives the
+	// tenant's cells (CellView.Tenant).
+	Colours []int
+	Regions MapRegions // its spans in words
 }
 
 // PoolMap is the map view at the selected step; Show is false for a pool
@@ -45,11 +40,8 @@ func (s *Session) PoolMap() PoolMapView {
 	m := &s.memo
 	if k := s.snapKey(); k != m.mapKey || m.poolMap.Map == nil {
 		snap := s.Snapshot()
-		v := PoolMapView{Show: true, Pages: pages, Tenants: len(s.eng.Tenants())}
+		v := PoolMapView{Show: true, Pages: pages, Colours: s.mapColours(), Regions: mapRegions(snap, s.eng, s.tenants)}
 		v.Map, v.Changed, v.AllChanged = snap.PageMapSince(m.poolMap.Map, m.mapSnap)
-		v.PerPixel = max(1, (pages+MapWidth*MapMaxRows-1)/(MapWidth*MapMaxRows))
-		v.Width = MapWidth
-		v.Height = (pages + v.PerPixel*MapWidth - 1) / (v.PerPixel * MapWidth)
 		if r, ok := snap.LastResponse(); ok {
 			v.Leaked = r.LeakedPages
 		}
@@ -59,11 +51,32 @@ func (s *Session) PoolMap() PoolMapView {
 	return m.poolMap
 }
 
-// MapPage is the first page a pixel of the map stands for.
-func (v PoolMapView) MapPage(x, y int) int {
-	p := (y*v.Width + x) * v.PerPixel
-	return min(max(p, 0), v.Pages-1)
+// mapColours is PoolMapView.Colours: each of the engine's tenants' place
+// among the session's, or past them for one the session does not list.
+func (s *Session) mapColours() []int {
+	names := s.eng.Tenants()
+	out := make([]int, len(names))
+	for i, name := range names {
+		if out[i] = slices.Index(s.tenants, name); out[i] < 0 {
+			out[i] = len(s.tenants) + i
+		}
+	}
+	return out
 }
+
+// Leaks are the leaked runs' rows on a map of layout l (MapLayout.Rows),
+// a run each, for drawing a ring around them.
+func (v PoolMapView) Leaks(l MapLayout) [][][3]int {
+	out := make([][][3]int, 0, len(v.Leaked))
+	for _, r := range v.Leaked {
+		out = append(out, l.Rows(r.First, r.First+r.Count-1))
+	}
+	return out
+}
+
+// ChangedPixels are the pixels of a map of layout l that Changed touches
+// (MapLayout.Pixels).
+func (v PoolMapView) ChangedPixels(l MapLayout) [][2]int { return l.Pixels(v.Changed) }
 
 // PoolPanelView is the pool panel at the selected step: the map of every
 // page, the grid of the zoomed range and what the allocator implies.

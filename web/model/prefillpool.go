@@ -41,10 +41,8 @@ func (s *Session) prefillPool() PrefillPoolView {
 	v.Summary = fmt.Sprintf("%s %s: %s held, %s stale (freed, still holding KV), %s free",
 		engine.Thousands(int64(pages)), plural(pages, "page", "pages"), engine.Thousands(int64(held)), engine.Thousands(int64(stale)), engine.Thousands(int64(free)))
 	if pages >= MapFrom {
-		v.Map = PoolMapView{Show: true, Pages: pages, Tenants: len(s.eng.Tenants()), Width: MapWidth, AllChanged: true, Version: 1}
-		v.Map.Map = snap.PageMap(nil)
-		v.Map.PerPixel = max(1, (pages+MapWidth*MapMaxRows-1)/(MapWidth*MapMaxRows))
-		v.Map.Height = (pages + v.Map.PerPixel*MapWidth - 1) / (v.Map.PerPixel * MapWidth)
+		v.Map = PoolMapView{Show: true, Pages: pages, Colours: s.mapColours(), AllChanged: true, Version: 1,
+			Map: snap.PageMap(nil), Regions: mapRegions(snap, s.eng, s.tenants)}
 		return v
 	}
 	var marks GridMarks

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,7 +82,6 @@ func TestPrefillPoolAtGLMScale(t *testing.T) {
 	require.True(t, v.Map.Show)
 	assert.Empty(t, v.Grid.Cells, "a map, not a grid")
 	assert.Equal(t, 681_280, v.Map.Pages)
-	assert.Equal(t, [3]int{1024, 666, 1}, [3]int{v.Map.Width, v.Map.Height, v.Map.PerPixel})
 	require.Len(t, v.Map.Map, 681_280)
 	states := map[byte]int{}
 	for _, b := range v.Map.Map {
@@ -89,7 +89,11 @@ func TestPrefillPoolAtGLMScale(t *testing.T) {
 	}
 	assert.Equal(t, map[byte]int{engine.MapStale: 681_274, engine.MapFree: 6}, states, "nothing leaked in prefill's pool")
 	assert.Empty(t, v.Map.Leaked)
-	assert.Equal(t, len(s.Engine().Tenants()), v.Map.Tenants)
+	require.Len(t, v.Map.Colours, len(s.Engine().Tenants()))
+	for i, name := range s.Engine().Tenants() {
+		assert.Equal(t, slices.Index(s.Tenants(), name), v.Map.Colours[i], "tenant %s in the grid's colour for it", name)
+	}
+	assert.NotEqual(t, s.Engine().Tenants(), s.Tenants(), "the engine meets the tenants in another order than the form lists them")
 
 	require.NoError(t, s.SelectStep(1))
 	v = s.PrefillPool()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kvleak/engine"
+	"kvleak/replay"
 )
 
 // FuzzReplayPanel puts any text in the Replay panel's fields and any bytes
@@ -12,14 +13,15 @@ import (
 // and whatever it replays builds a view without a panic, in which the
 // fixed door leaks nothing and the counts agree with the result.
 func FuzzReplayPanel(f *testing.F) {
-	f.Add(false, "8", "0", "20,000", "30", byte(0), []byte(demoReplayLog))
-	f.Add(true, "3", "42", "1", "60000", byte(1), []byte("{\"timestamp\": 0, \"input_length\": 120000, \"output_length\": 3, \"hash_ids\": [1]}\n{\"timestamp\": 5, \"input_length\": 125000, \"output_length\": 1}\n"))
-	f.Add(true, "0", "-1", "x", "1e999", byte(0), []byte("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\nbad,,\n"))
-	f.Add(false, "", "", "12.5", "0.5", byte(2), []byte("<b>not a log</b>"))
-	f.Fuzz(func(t *testing.T, shared bool, tenants, seed, tps, tpot string, preset byte, log []byte) {
+	f.Add(false, "8", "0", "20,000", "30", "1", byte(0), []byte(demoReplayLog))
+	f.Add(true, "3", "42", "1", "60000", "3", byte(1), []byte("{\"timestamp\": 0, \"input_length\": 120000, \"output_length\": 3, \"hash_ids\": [1]}\n{\"timestamp\": 5, \"input_length\": 125000, \"output_length\": 1}\n"))
+	f.Add(true, "0", "-1", "x", "1e999", "x", byte(0), []byte("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\nbad,,\n"))
+	f.Add(false, "", "", "12.5", "0.5", "2", byte(2), []byte("<b>not a log</b>"))
+	f.Add(false, "8", "0", "20,000", "30", "2", byte(0), []byte("t,tenant,session,prompt_tokens,output_tokens\n0,=A,s,120,4\n1,B,s,125,4\n"))
+	f.Fuzz(func(t *testing.T, shared bool, tenants, seed, tps, tpot, instances string, preset byte, log []byte) {
 		cfgs := []engine.Config{engine.DemoConfig(), hourConfig()}
 		cfg := cfgs[int(preset)%len(cfgs)]
-		opts, errs := ReplayForm{Shared: shared, Tenants: tenants, Seed: seed, PrefillTPS: tps, TPOTms: tpot}.Options(cfg)
+		opts, errs := ReplayForm{Shared: shared, Tenants: tenants, Seed: seed, PrefillTPS: tps, TPOTms: tpot, Instances: instances}.Options(cfg)
 		if errs != nil {
 			for id, msg := range errs {
 				if msg == "" {
@@ -51,6 +53,11 @@ func FuzzReplayPanel(f *testing.F) {
 			}
 		}
 		res := job.Result()
+		files := job.Files()
+		if !bytes.HasPrefix(files.Pairs, []byte(replay.PairsHeader+"\r\n")) || !bytes.HasPrefix(files.Tenants, []byte(replay.TenantsHeader+"\r\n")) ||
+			bytes.Count(files.Pairs, []byte("\r\n"))-1 < res.Vulnerable.Leaked {
+			t.Fatalf("files %q, %q for %d leaks", files.Pairs, files.Tenants, res.Vulnerable.Leaked)
+		}
 		v := NewReplayView(res, shared)
 		if v.Data.FixedLeaked != 0 || v.Data.Leaked != res.Vulnerable.Leaked || v.Data.Requests != res.Vulnerable.Requests {
 			t.Fatalf("data %+v for %+v", v.Data, res.Vulnerable)

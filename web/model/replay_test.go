@@ -2,8 +2,10 @@ package model
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -126,17 +128,24 @@ func TestReplayPageAgreesWithTheCommand(t *testing.T) {
 }
 
 // The hour's counts are the replay's (the engine's), read into the view;
-// the story they tell is pinned: the vulnerable door leaks, the fixed one
-// rejects each of those requests instead.
+// the story they tell is pinned against the log read on its own: every
+// prompt in the window that decode decodes leaks through the vulnerable
+// door (an output of 1 token is finished in decode's prebuilt batch,
+// attending over nothing), and the fixed door rejects every prompt in
+// the window instead.
 func TestReplayViewOfTheHour(t *testing.T) {
 	text, err := os.ReadFile("../../static/traces/mooncake-conversation.csv")
 	require.NoError(t, err)
+	window, decoded := windowRequests(t, text, hourConfig())
+	require.Less(t, decoded, window, "the log has a prompt in the window that decode does not decode")
 	opts, _ := DefaultReplayForm().Options(hourConfig())
 	res, _ := runReplayJob(t, text, opts, 4000)
 	v := NewReplayView(res, false)
 	leaked := res.Vulnerable.Leaked
-	assert.Positive(t, leaked)
-	assert.Equal(t, ReplayData{Requests: 12_031, Leaked: leaked, ExposedTenants: res.Vulnerable.ExposedTenants, FixedLeaked: 0, FixedRejected: leaked}, v.Data)
+	assert.Equal(t, decoded, leaked)
+	assert.Equal(t, window, res.Vulnerable.Window)
+	assert.Zero(t, res.Vulnerable.NeverFit)
+	assert.Equal(t, ReplayData{Requests: 12_031, Leaked: leaked, ExposedTenants: res.Vulnerable.ExposedTenants, FixedLeaked: 0, FixedRejected: window}, v.Data)
 	assert.Len(t, v.Pairs, replay.MaxReportPairs)
 	assert.Equal(t, fmt.Sprintf("%d of %s", replay.MaxReportPairs, engine.Thousands(int64(res.Vulnerable.PairsTotal))), v.PairsNote)
 	assert.Greater(t, res.Vulnerable.PairsTotal, replay.MaxReportPairs)
@@ -159,6 +168,29 @@ func TestReplayViewOfTheHour(t *testing.T) {
 	assert.Less(t, c.EndX, float64(ChartRight), "the log ends before the last answer")
 	assert.Regexp(t, `^Leaked responses by the time they were answered, from the log's start, in \d+ bins of 8m32s \(the log spans 58m57s\): `+
 		engine.Thousands(int64(leaked))+` through the vulnerable door, 0 through the fixed door\.$`, c.Label)
+}
+
+// windowRequests reads the log with encoding/csv, not the replay's reader:
+// how many prompts lie in cfg's window, and how many of those decode
+// decodes (an output of 2 tokens or more).
+func windowRequests(t *testing.T, text []byte, cfg engine.Config) (window, decoded int) {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(text)).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, []string{"t", "prompt_tokens", "output_tokens"}, rows[0])
+	for _, row := range rows[1:] {
+		prompt, err := strconv.Atoi(row[1])
+		require.NoError(t, err)
+		out, err := strconv.Atoi(row[2])
+		require.NoError(t, err)
+		if cfg.Window().Contains(prompt) {
+			window++
+			if out >= 2 {
+				decoded++
+			}
+		}
+	}
+	return window, decoded
 }
 
 func TestSpanText(t *testing.T) {

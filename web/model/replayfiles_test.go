@@ -65,7 +65,7 @@ func TestServerSettingsForTheReplay(t *testing.T) {
 	require.NotNil(t, v.Settings)
 	c := v.Settings.Config
 	assert.Equal(t, []int{1_048_576, 681_280, 1_048_576, 1}, []int{c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens})
-	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1.", DescribeServers(v.Settings))
+	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1, decode's reserve 512 tokens.", DescribeServers(v.Settings))
 	notes := ServersReplayNotes(v.Settings)
 	assert.Equal(t, "The settings are the two servers' pasted in the Deploy check: "+v.Lines[0]+".", notes[0])
 

@@ -10,7 +10,8 @@ import (
 func DescribeServers(s *deploycheck.ServerSettings) string {
 	c := s.Config
 	return "The Deploy check holds two servers: context " + engine.Thousands(int64(c.ContextTokens)) + ", prefill pool " + engine.Thousands(int64(c.PoolTokens)) +
-		", decode pool " + engine.Thousands(int64(c.DecodePoolTokens)) + " tokens, pages of " + engine.Thousands(int64(c.PageTokens)) + "."
+		", decode pool " + engine.Thousands(int64(c.DecodePoolTokens)) + " tokens, pages of " + engine.Thousands(int64(c.PageTokens)) +
+		", decode's reserve " + engine.Thousands(int64(c.ReservedDecodeTokens)) + " tokens."
 }
 
 // ServersReplayNotes are the notes a replay at the Deploy check's servers'

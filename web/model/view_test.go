@@ -34,8 +34,8 @@ func TestBadViewKeysAreRefusedInWords(t *testing.T) {
 		"tour=0":          `parameter tour="0": the tour has cards 1 to 8`,
 		"tour=9":          `parameter tour="9": the tour has cards 1 to 8`,
 		"embed=yes":       `parameter embed="yes": must be 0 or 1`,
-		"challenge=0":     `parameter challenge="0": the ladder has challenges 1 to 9`,
-		"challenge=x":     `parameter challenge="x": the ladder has challenges 1 to 9`,
+		"challenge=0":     `parameter challenge="0": the ladder has challenges 1 to 8`,
+		"challenge=x":     `parameter challenge="x": the ladder has challenges 1 to 8`,
 	} {
 		_, err := DecodeLink(raw)
 		require.Error(t, err, raw)

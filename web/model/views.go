@@ -28,8 +28,8 @@ type ResponseView struct {
 
 // SegmentView is a run of pages of a response body from one writer.
 type SegmentView struct {
-	Pages  string // "pages 1-7"
-	Who    string // "tenant A · r1"
+	Pages  string // "pages 1–7" (pagesWords)
+	Who    string // "tenant A · r1" (whoseKV)
 	Text   string // what each page holds, ×n
 	Leaked bool
 }
@@ -76,15 +76,26 @@ func (s *Session) Response() ResponseView {
 }
 
 func segmentView(s engine.Segment, self int) SegmentView {
-	n := s.Pages.Len()
-	who := "zeroed page"
+	return SegmentView{Pages: pagesWords(s.Pages), Who: whoseKV(s.Writer, s.Tenant, self), Text: segmentText(s.Text, s.Pages.Len()), Leaked: s.Leaked}
+}
+
+// pagesWords names pages as the response body and the pool maps' regions
+// do: "page 0", "pages 1–4,095".
+func pagesWords(p engine.Pages) string {
+	return plural(p.Len(), "page", "pages") + " " + p.String()
+}
+
+// whoseKV says whose KV pages hold, by the request that wrote their first
+// positions (0: none), as the response body and the pool maps' regions
+// do: "tenant A · r1", "tenant B · this request (r4)" when self wrote it.
+func whoseKV(writer int, tenant string, self int) string {
 	switch {
-	case s.Writer == self:
-		who = fmt.Sprintf("tenant %s · this request (r%d)", s.Tenant, s.Writer)
-	case s.Writer != 0:
-		who = fmt.Sprintf("tenant %s · r%d", s.Tenant, s.Writer)
+	case writer == 0:
+		return "zeroed or never written"
+	case writer == self:
+		return "tenant " + tenant + " · this request (r" + strconv.Itoa(writer) + ")"
 	}
-	return SegmentView{Pages: fmt.Sprintf("%s %s", plural(n, "page", "pages"), s.Pages), Who: who, Text: segmentText(s.Text, n), Leaked: s.Leaked}
+	return "tenant " + tenant + " · r" + strconv.Itoa(writer)
 }
 
 func segmentText(text string, n int) string {

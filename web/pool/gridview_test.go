@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/web/model"
 )
 
 func TestGridMove(t *testing.T) {
@@ -17,4 +20,33 @@ func TestGridMove(t *testing.T) {
 	} {
 		assert.Equal(t, c.to, gridMove(c.key, c.i, c.n, c.cols), "%+v", c)
 	}
+}
+
+// While the timeline is dragged the grid's cells keep their names, and
+// only their names: everything else is the new step's.
+func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	grid := func(step int) []model.CellView {
+		require.NoError(t, s.ScrubTo(step))
+		g, err := s.Grid(model.MaxGridCells)
+		require.NoError(t, err)
+		return g.Cells
+	}
+	shown, now := grid(s.Steps()/2), grid(s.Steps()-1)
+	held := heldNames(shown, now)
+	require.Len(t, held, len(now))
+	renamed := 0
+	for i := range held {
+		want := now[i]
+		want.Name = shown[i].Name
+		assert.Equal(t, want, held[i], "cell %d", i)
+		if now[i].Name != shown[i].Name {
+			renamed++
+			assert.NotEqual(t, now[i].Name, held[i].Name, "cell %d: the model's cells are left as they are", i)
+		}
+	}
+	assert.Greater(t, renamed, 100, "a move across B's reservation renames hundreds of cells")
+	same := grid(s.Steps() - 1)
+	assert.Same(t, &same[0], &heldNames(same, same)[0], "nothing renamed: the cells themselves")
 }

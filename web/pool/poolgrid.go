@@ -1,6 +1,8 @@
 package pool
 
 import (
+	"slices"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/dom"
@@ -15,24 +17,38 @@ type poolGrid struct {
 	app.Compo
 
 	IGrid model.GridView
+	// IScrubbing: the timeline is being dragged. Each cell keeps the name
+	// it has until the drag ends (heldNames): a move across a reservation
+	// renames hundreds of cells, each name a long attribute, and a drag
+	// moves once a frame; the cells' looks follow every move.
+	IScrubbing bool
 
 	cells dom.Island[model.CellView]
+	shown []model.CellView // the cells the island was last handed
+	fresh []model.CellView // handed by this update's OnUpdate, for its Render
 }
 
 func newPoolGrid() *poolGrid { return &poolGrid{} }
 
 func (c *poolGrid) Grid(v model.GridView) *poolGrid { c.IGrid = v; return c }
+func (c *poolGrid) Scrubbing(v bool) *poolGrid      { c.IScrubbing = v; return c }
 
 // OnUpdate patches the cells' elements when it can (dom.Island.Patch).
 func (c *poolGrid) OnUpdate(ctx app.Context) {
+	c.fresh = c.items()
 	if app.IsClient && c.Mounted() {
-		c.cells.Patch(c.JSValue(), dom.GridCells(c.IGrid.Tiles), c.IGrid.Cells)
+		c.cells.Patch(c.JSValue(), dom.GridCells(c.IGrid.Tiles), c.fresh)
 	}
 }
 
 func (c *poolGrid) Render() app.UI {
 	widget.CountRender("poolGrid")
-	runs := c.cells.Render(dom.GridCells(c.IGrid.Tiles), c.IGrid.Cells)
+	items := c.fresh
+	if items == nil {
+		items = c.items()
+	}
+	c.fresh = nil
+	runs := c.cells.Render(dom.GridCells(c.IGrid.Tiles), items)
 	cls := "grid"
 	if c.IGrid.Tiles {
 		cls += " tiles"
@@ -40,4 +56,31 @@ func (c *poolGrid) Render() app.UI {
 	return app.Div().ID("grid").Class(cls).Role("group").Aria("label", "Decode pool pages").Body(
 		app.Range(runs).Slice(func(i int) app.UI { return app.Raw(runs[i]) }),
 	)
+}
+
+// items is the cells as the island shows them: the grid's, with the names
+// shown before while the timeline is dragged.
+func (c *poolGrid) items() []model.CellView {
+	now := c.IGrid.Cells
+	if c.IScrubbing && len(c.shown) == len(now) {
+		now = heldNames(c.shown, now)
+	}
+	c.shown = now
+	return now
+}
+
+// heldNames is the cells now, each with the name it has in shown (the same
+// grid's cells as shown before); now itself when no name differs.
+func heldNames(shown, now []model.CellView) []model.CellView {
+	out := now
+	for i := range now {
+		if now[i].Name == shown[i].Name {
+			continue
+		}
+		if len(out) > 0 && &out[0] == &now[0] {
+			out = slices.Clone(now)
+		}
+		out[i].Name = shown[i].Name
+	}
+	return out
 }

@@ -1,8 +1,6 @@
 package pool
 
 import (
-	"fmt"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
@@ -11,40 +9,63 @@ import (
 	"kvleak/web/widget"
 )
 
-// poolMap draws every page of a large pool on a canvas, one pixel each
-// (dom.PoolMap), with the leaked pages ringed so that 7 of 681,280 stand
-// out. A click zooms the grid below into the pages around it, a drag into
-// the pages dragged over; the leaked runs are also listed as buttons, for
-// the keyboard. The grid and the table stay the non-visual views.
+// poolMap draws every page of a large pool on a canvas (dom.PoolMap), as
+// many pages to a pixel as the space it has asks (model.LayOutMap), with
+// the leaked pages ringed so that 7 of 681,280 stand out, and names its
+// spans in words beside it (mapRegions). A click zooms the grid below into
+// the pages around it, a drag into the pages dragged over; the spans'
+// page ranges zoom too, for the keyboard. The grid and the table stay the
+// non-visual views of the pages.
 type poolMap struct {
 	app.Compo
 
 	IMap model.PoolMapView
 
 	canvas    dom.PoolMap
+	width     int // the map's box in CSS pixels, as measured in the page
 	downAt    int // the page under the pointer when it went down, or -1
 	stopTheme func()
+	stopSize  func()
 	onZoom    func(ctx app.Context, first, last int)
 	// IID is the canvas's id: "pool-map", decode's, unless set; its figure
-	// and list of leaks take it as a prefix.
+	// and list of spans take it as a prefix.
 	IID string
 }
 
-func newPoolMap() *poolMap { return &poolMap{downAt: -1, IID: "pool-map"} }
+// mapBoxWidth is the width a map is laid out for until the page measures
+// its box: about the box's at 1280 px.
+const mapBoxWidth = 480
+
+func newPoolMap() *poolMap { return &poolMap{downAt: -1, IID: "pool-map", width: mapBoxWidth} }
 
 func (c *poolMap) Map(v model.PoolMapView) *poolMap               { c.IMap = v; return c }
 func (c *poolMap) ID(id string) *poolMap                          { c.IID = id; return c }
 func (c *poolMap) OnZoom(fn func(app.Context, int, int)) *poolMap { c.onZoom = fn; return c }
 
+// OnMount draws the map and lays it out again whenever its box changes
+// width (a phone turned, a window resized).
 func (c *poolMap) OnMount(ctx app.Context) {
 	c.downAt = -1
 	c.stopTheme = dom.OnSchemeChange(func() { ctx.Dispatch(func(app.Context) { c.draw() }) })
-	ctx.Defer(func(app.Context) { c.draw() })
+	ctx.Defer(func(ctx app.Context) {
+		c.stopSize = dom.OnMapBoxResize(c.IID, func(w int) {
+			if w > 0 && w != c.width {
+				// A component's own update runs no OnUpdate: draw after it.
+				ctx.Dispatch(func(ctx app.Context) {
+					c.width = w
+					ctx.Defer(func(app.Context) { c.draw() })
+				})
+			}
+		})
+		c.draw()
+	})
 }
 
 func (c *poolMap) OnDismount() {
-	if c.stopTheme != nil {
-		c.stopTheme()
+	for _, stop := range []func(){c.stopTheme, c.stopSize} {
+		if stop != nil {
+			stop()
+		}
 	}
 }
 
@@ -54,47 +75,43 @@ func (c *poolMap) OnUpdate(ctx app.Context) { ctx.Defer(func(app.Context) { c.dr
 // mapZoomSpan is how many pages a click on the map zooms into.
 const mapZoomSpan = 512
 
+func (c *poolMap) layout() model.MapLayout { return model.LayOutMap(c.IMap.Pages, c.width) }
+
 func (c *poolMap) Render() app.UI {
 	widget.CountRender("poolMap")
-	v := c.IMap
-	leaked := []app.UI{}
-	for _, r := range v.Leaked {
-		leaked = append(leaked, app.Li().Body(app.Button().Type("button").Class("link").
-			DataSet("first", r.First).DataSet("last", r.First+r.Count-1).
-			Text(fmt.Sprintf("pages %s–%s", engine.Thousands(int64(engine.PageID(r.First))), engine.Thousands(int64(engine.PageID(r.First+r.Count-1))))).
-			OnClick(widget.Safe(c.onLeakedClick))))
+	v, l := c.IMap, c.layout()
+	th := func(n int) string { return engine.Thousands(int64(n)) }
+	label := "Map of all " + th(v.Pages) + " pages, " + th(l.PerPixel) + " to a pixel: tenant colours for allocated pages, a checkerboard for stale ones, the leak colour ringed for the " +
+		th(v.Leaked.Len()) + " leaked. Its spans are named beside it."
+	caption := "Every page of the pool, " + th(l.PerPixel) + " to a pixel, " + th(l.Width*l.PerPixel) + " to a row"
+	if c.onZoom != nil {
+		caption += "; click or drag to zoom the grid below"
 	}
-	label := fmt.Sprintf("Map of all %s pages, %s per pixel: tenant colours for allocated pages, a checkerboard for stale ones, the leak colour ringed for the %s leaked.",
-		engine.Thousands(int64(v.Pages)), engine.Thousands(int64(v.PerPixel)), engine.Thousands(int64(v.Leaked.Len())))
-	caption := fmt.Sprintf("Every page of the pool, %d pages to a row; click or drag to zoom the grid below. ", v.Width*v.PerPixel)
-	if c.onZoom == nil {
-		caption = fmt.Sprintf("Every page of the pool, %d pages to a row. ", v.Width*v.PerPixel)
+	canvas := app.Canvas().ID(c.IID).Width(l.Width).Height(l.Height).Role("img").Aria("label", label)
+	if c.onZoom != nil {
+		canvas = canvas.Class("zoomable").OnMouseDown(widget.Safe(c.onDown)).OnMouseUp(widget.Safe(c.onUp))
 	}
 	return app.Figure().ID(c.IID+"-figure").Class("pool-map").Body(
-		app.Canvas().ID(c.IID).Width(v.Width).Height(v.Height).Role("img").Aria("label", label).
-			OnMouseDown(widget.Safe(c.onDown)).OnMouseUp(widget.Safe(c.onUp)),
-		app.FigCaption().Class("hint").Body(
-			app.Text(caption),
-			app.If(len(leaked) > 0, func() app.UI {
-				return app.Span().Body(app.Strong().Text("⚠ Leaked into the last response: "), app.Ul().ID(c.IID+"-leaks").Class("inline-list").Body(leaked...))
-			}),
-		),
+		app.Div().Class("pool-map-box").Body(canvas),
+		newMapRegions().ID(c.IID+"-regions").Regions(v.Regions).OnZoom(c.onZoom),
+		app.FigCaption().Class("hint").Text(caption+"."),
 	)
 }
 
 func (c *poolMap) onDown(ctx app.Context, e app.Event) {
-	c.downAt = dom.PageAt(c.IID, e, c.IMap)
+	c.downAt = dom.PageAt(c.IID, e, c.layout())
 	ctx.PreventUpdate()
 }
 
 // onUp zooms into the pages dragged over, or around the one clicked.
 func (c *poolMap) onUp(ctx app.Context, e app.Event) {
-	from, to := c.downAt, dom.PageAt(c.IID, e, c.IMap)
+	l := c.layout()
+	from, to := c.downAt, dom.PageAt(c.IID, e, l)
 	c.downAt = -1
 	if from < 0 || c.onZoom == nil {
 		return
 	}
-	first, last := min(from, to), max(from, to)+c.IMap.PerPixel-1
+	first, last := min(from, to), max(from, to)+l.PerPixel-1
 	if last-first < mapZoomSpan {
 		mid := (first + last) / 2
 		first = max(0, mid-mapZoomSpan/2)
@@ -103,9 +120,5 @@ func (c *poolMap) onUp(ctx app.Context, e app.Event) {
 	c.onZoom(ctx, first, min(last, c.IMap.Pages-1))
 }
 
-func (c *poolMap) onLeakedClick(ctx app.Context, e app.Event) {
-	c.onZoom(ctx, dom.DataInt(ctx, "first"), dom.DataInt(ctx, "last"))
-}
-
 // draw paints the map on the canvas (dom.PoolMap).
-func (c *poolMap) draw() { c.canvas.Draw(c.IID, c.IMap) }
+func (c *poolMap) draw() { c.canvas.Draw(c.IID, c.IMap, c.layout()) }

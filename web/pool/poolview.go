@@ -19,6 +19,9 @@ type poolView struct {
 	IPrefill model.PrefillPoolView
 	IFolded  bool // prefill's pool folded (the compact embed)
 	ICompare bool
+	// IScrubbing: the timeline is being dragged; the grid's cells keep
+	// their names until it ends (poolGrid).
+	IScrubbing bool
 
 	table bool
 
@@ -33,6 +36,7 @@ func (c *poolView) Pool(v model.PoolPanelView) *poolView            { c.IPool = 
 func (c *poolView) Prefill(v model.PrefillPoolView) *poolView       { c.IPrefill = v; return c }
 func (c *poolView) FoldPrefill(v bool) *poolView                    { c.IFolded = v; return c }
 func (c *poolView) Compare(v bool) *poolView                        { c.ICompare = v; return c }
+func (c *poolView) Scrubbing(v bool) *poolView                      { c.IScrubbing = v; return c }
 func (c *poolView) OnZoom(fn func(app.Context, int, int)) *poolView { c.onZoom = fn; return c }
 func (c *poolView) OnZoomOut(fn func(app.Context)) *poolView        { c.onZoomOut = fn; return c }
 func (c *poolView) OnCompare(fn func(app.Context)) *poolView        { c.onCompare = fn; return c }
@@ -57,7 +61,7 @@ func (c *poolView) Render() app.UI {
 	}
 	// The grid stays mounted under the table, hidden, so that it keeps the
 	// cell in focus and the details when the reader switches back.
-	grid := newGridView().Grid(g).Hidden(c.table).OnZoom(c.onZoom)
+	grid := newGridView().Grid(g).Hidden(c.table).Scrubbing(c.IScrubbing).OnZoom(c.onZoom)
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
 		app.H2().ID("pool-h").Text("KV pools"),

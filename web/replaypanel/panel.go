@@ -124,9 +124,9 @@ func (c *Panel) Render() app.UI {
 				c.field(model.ReplayInstID, "Prefill/decode instances (round-robin; a session the log names stays on one)", f.Instances, "numeric", false),
 			),
 		),
-		app.P().ID("replay-at").Class("hint").Text(fmt.Sprintf("Replays at this page's settings: context %s, prefill pool %s, decode pool %s tokens, pages of %s, the %s allocator, scrub %s.",
+		app.P().ID("replay-at").Class("hint").Text(fmt.Sprintf("Replays at this page's settings: context %s, prefill pool %s, decode pool %s tokens, pages of %s, decode's reserve %s tokens, the %s allocator, scrub %s.",
 			engine.Thousands(int64(cfg.ContextTokens)), engine.Thousands(int64(cfg.PoolTokens)), engine.Thousands(int64(cfg.DecodePoolTokens)),
-			engine.Thousands(int64(cfg.PageTokens)), cfg.Allocator, onOff(cfg.ScrubOnFree))),
+			engine.Thousands(int64(cfg.PageTokens)), engine.Thousands(int64(cfg.ReservedDecodeTokens)), cfg.Allocator, onOff(cfg.ScrubOnFree))),
 		app.Div().Class("row replay-actions").Body(
 			app.Button().ID("replay-run").Type("button").Class("primary").Text(c.runLabel()).OnClick(c.safe(c.onRun)),
 			app.If(c.running, func() app.UI {

@@ -53,7 +53,7 @@ func (c *eventLog) Render() app.UI {
 	if app.IsClient {
 		marked = 0
 	}
-	blocks := c.log.Blocks(evs, marked)
+	blocks := c.log.Blocks(model.EventsOf(evs), marked)
 	return widget.Section("log-panel", "", "log-h", "Event log",
 		app.P().Class("hint").Body(
 			app.Text(fmt.Sprintf("%d events. Select one to see the pool at that step. ", evs.Len())),

@@ -86,9 +86,18 @@ var spotSelectors = map[string][2]string{
 	model.SpotVerdict:  {".response", "#verdict"},
 }
 
-// narrowLayout is app.css's breakpoint where the columns stack and the
+// SpotSelectors are the part of the page a spot outlines on a wide screen
+// and on a phone (NarrowLayout), for the page's script that shows the tour
+// before the engine runs (internal/sitegen/early.js), which scrolls to them
+// as showSpot does.
+func SpotSelectors(spot string) (wide, narrow string) {
+	s := spotSelectors[spot]
+	return s[0], s[1]
+}
+
+// NarrowLayout is app.css's breakpoint where the columns stack and the
 // tour's card sits at the bottom of the screen.
-const narrowLayout = "(max-width: 760px)"
+const NarrowLayout = "(max-width: 760px)"
 
 // showSpot scrolls the card's part of the page so that all of it is on
 // screen and not under the card: beside the card on a wide screen (the
@@ -97,7 +106,7 @@ const narrowLayout = "(max-width: 760px)"
 func (c *tour) showSpot() {
 	c.shown = c.ITour.N
 	sels, narrow := spotSelectors[c.ITour.Card.Spot], 0
-	if dom.Matches(narrowLayout) {
+	if dom.Matches(NarrowLayout) {
 		narrow = 1
 	}
 	dom.ScrollBeside(sels[narrow], "tour")
