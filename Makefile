@@ -13,7 +13,7 @@ BROTLI_Q    ?= 11
 
 # Real prerequisites, so `make site` only rebuilds what changed. gensite
 # prerenders pages with web/ and engine/, so they count for the site too.
-WASM_SRC := go.mod go.sum $(shell find engine challenge web wasm replay deploycheck internal -name '*.go' -not -name '*_test.go')
+WASM_SRC := go.mod go.sum $(shell find engine challenge web wasm replay deploycheck permalink internal -name '*.go' -not -name '*_test.go')
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -type f -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 

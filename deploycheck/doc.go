@@ -8,8 +8,9 @@
 //
 // It is plain Go, shared by the terminal (cmd/kvleak check) and the page's
 // "Check your deployment" panel: the same text gives the same verdict in
-// both. What was pasted stays in the Server values; only numbers leave for
-// the playground (Verdict.Replay).
+// both, and the same words (CheckReport). What was pasted stays in the
+// Server values; only numbers leave for the playground (Verdict.Replay, in
+// a link that package permalink writes).
 //
 // Where SGLang puts each value (names are SGLang's, so that a reader can
 // look them up):

@@ -34,7 +34,7 @@ const (
 	probeContent  = "a prompt in your window"
 	pastContent   = "a prompt just past prefill's limit"
 	// maxWarmups keeps the link short: a link holds at most 200 requests
-	// (model.MaxLinkOps).
+	// (permalink.MaxLinkOps).
 	maxWarmups = 64
 )
 

@@ -22,7 +22,7 @@ import (
 )
 
 // linkQuery writes a permalink query (without "?") in the schema that
-// web/model/link.go documents (v=4). It re-implements the encoder on
+// permalink/doc.go documents (v=4). It re-implements the encoder on
 // purpose, as an independent oracle: a change to the schema fails here.
 func linkQuery(slug string, c engine.Config, ops []engine.Op, extra ...string) string {
 	scrub := "0"

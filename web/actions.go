@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/deploycheck"
 	"kvleak/engine"
 	"kvleak/web/model"
 	"kvleak/web/run"
@@ -165,6 +166,6 @@ func (p *playground) onDismissCrash(ctx app.Context)  { p.crash = "" }
 
 // onDeployChecked keeps the Deploy check's servers' settings for the
 // Replay panel: rooms do not import each other, so they pass here.
-func (p *playground) onDeployChecked(ctx app.Context, s *model.ServerSettings) {
+func (p *playground) onDeployChecked(ctx app.Context, s *deploycheck.ServerSettings) {
 	p.servers = s
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/permalink"
 	"kvleak/web/dom"
 	"kvleak/web/model"
 )
@@ -16,7 +17,7 @@ func (p *playground) OnNav(ctx app.Context) {
 	defer p.contain(ctx)
 	st, err := model.DecodeLink(ctx.Page().URL().RawQuery)
 	switch {
-	case errors.Is(err, model.ErrNoState):
+	case errors.Is(err, permalink.ErrNoState):
 		p.s.SetView(st.View)
 	case err != nil:
 		p.s.SetView(st.View)

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/deploycheck"
 	"kvleak/web/challenge"
 	"kvleak/web/dom"
 	"kvleak/web/experiments"
@@ -48,7 +49,7 @@ type playground struct {
 	stops      []func()
 	// servers are the Deploy check's two servers' settings, which the
 	// Replay panel offers to replay a log at; nil until a check holds two.
-	servers *model.ServerSettings
+	servers *deploycheck.ServerSettings
 	// self is the page's own context, from OnMount (browser only): a change
 	// made from a child that shows only its inputs renders the page through
 	// it (renderPageOnly).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,7 +13,7 @@ import (
 	"kvleak/challenge"
 	"kvleak/engine"
 	"kvleak/internal/jsonlite"
-	"kvleak/web/model"
+	"kvleak/permalink"
 )
 
 // challengeLink is challenge n's start followed by tenant B's prompt of
@@ -23,7 +24,7 @@ func challengeLink(t *testing.T, n int, promptTokens func(engine.Config) int) (s
 	cfg, ops, err := c.Start()
 	require.NoError(t, err)
 	ops = append(ops, engine.SendOp(engine.Request{Tenant: "B", PromptTokens: promptTokens(cfg), Content: "probe"}))
-	return model.EncodeLink(model.LinkState{Config: cfg, Ops: ops, View: model.View{Challenge: n}}), cfg, ops
+	return permalink.EncodeLink(permalink.LinkState{Config: cfg, Ops: ops}, "challenge="+strconv.Itoa(n)), cfg, ops
 }
 
 func windowFirst(d int) func(engine.Config) int {

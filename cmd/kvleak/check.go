@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"kvleak/deploycheck"
-	"kvleak/web/model"
 )
 
 var checkHelp = help{
@@ -58,7 +57,7 @@ func (sf serverFlags) box(box, problem string) string {
 }
 
 // check prints the verdict on a prefill/decode pair, each server read from
-// a file, and the link that replays it: model.CheckDeployment, the same
+// a file, and the link that replays it: deploycheck.CheckReport, the same
 // check as the page's panel.
 func check(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check")
@@ -73,7 +72,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err.Error())
 	}
-	view := model.CheckDeployment(prefill, decode)
+	view := deploycheck.CheckReport(prefill, decode)
 	if view.Status == "" {
 		return fail(stderr, servers.box(view.Box, view.Problem))
 	}

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"kvleak/deploycheck"
 	"kvleak/engine"
-	"kvleak/web/model"
+	"kvleak/permalink"
 )
 
 // deployment are replay's flags for the settings it runs at, from one
@@ -80,9 +81,9 @@ func (d *deployment) settings(fs *flag.FlagSet) (engine.Config, []string, error)
 	case set["prefill"]:
 		return d.fromServers()
 	case set["link"]:
-		st, err := model.DecodeLink(linkQuery(*d.link))
+		st, err := permalink.DecodeLink(linkQuery(*d.link), nil)
 		switch {
-		case errors.Is(err, model.ErrNoState):
+		case errors.Is(err, permalink.ErrNoState):
 			return engine.Config{}, nil, errors.New("the link carries no settings (it needs v= and preset= or setting keys)")
 		case err != nil:
 			return engine.Config{}, nil, fmt.Errorf("the link: %v", err)
@@ -103,9 +104,9 @@ func (d *deployment) settings(fs *flag.FlagSet) (engine.Config, []string, error)
 		if !set[n.flag] {
 			continue
 		}
-		parse := model.ParseCount
+		parse := permalink.ParseCount
 		if n.zeroOK {
-			parse = model.ParseCountOrZero
+			parse = permalink.ParseCountOrZero
 		}
 		v, err := parse(*n.text)
 		if err != nil {
@@ -120,14 +121,14 @@ func (d *deployment) settings(fs *flag.FlagSet) (engine.Config, []string, error)
 }
 
 // fromServers reads the settings as check reads the two servers: one
-// engine holds both (model.ServerSettings), as on the page.
+// engine holds both (deploycheck.ServerSettings), as on the page.
 func (d *deployment) fromServers() (engine.Config, []string, error) {
 	sv := d.servers
 	prefill, decode, err := sv.read()
 	if err != nil {
 		return engine.Config{}, nil, err
 	}
-	view := model.CheckDeployment(prefill, decode)
+	view := deploycheck.CheckReport(prefill, decode)
 	switch {
 	case view.Status == "":
 		return engine.Config{}, nil, errors.New(sv.box(view.Box, view.Problem))

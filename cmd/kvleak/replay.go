@@ -8,7 +8,6 @@ import (
 
 	"kvleak/engine"
 	"kvleak/replay"
-	"kvleak/web/model"
 )
 
 const replayUsage = "usage: kvleak replay [flags] LOG"
@@ -90,7 +89,7 @@ func replayLog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(replayJSON{Result: res, FirstLeakLink: model.ReplayLeakLink(res, false)}); err != nil {
+		if err := enc.Encode(replayJSON{Result: res, FirstLeakLink: res.LeakLink()}); err != nil {
 			return fail(stderr, err.Error())
 		}
 	} else {
@@ -109,9 +108,9 @@ type replayJSON struct {
 }
 
 // printReplay writes the result for a person, in the panel's words
-// (model.NewReplayView): the page and the terminal say the same.
+// (replay.Report): the page and the terminal say the same.
 func printReplay(w io.Writer, res replay.Result) {
-	v := model.NewReplayView(res, false)
+	v := replay.NewReport(res)
 	fmt.Fprintf(w, "%s\n%s\n\n", v.Summary, v.Settings)
 	fmt.Fprintf(w, "%-24s %14s %14s\n", "", "vulnerable", res.Fix)
 	for _, r := range v.Rows {

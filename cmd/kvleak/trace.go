@@ -9,7 +9,7 @@ import (
 
 	"kvleak/engine"
 	"kvleak/engine/trace"
-	"kvleak/web/model"
+	"kvleak/permalink"
 )
 
 const traceUsage = "usage: kvleak trace [-preset NAME | -link 'URL or query' | -file RUN.json] > run.trace.json"
@@ -59,9 +59,9 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 func traceRun(preset, link, file string) (string, engine.Config, []engine.Op, error) {
 	switch {
 	case link != "":
-		st, err := model.DecodeLink(linkQuery(link))
+		st, err := permalink.DecodeLink(linkQuery(link), nil)
 		switch {
-		case errors.Is(err, model.ErrNoState):
+		case errors.Is(err, permalink.ErrNoState):
 			return "", engine.Config{}, nil, errors.New("the link carries no run (it needs v= and preset= or op= keys)")
 		case err != nil:
 			return "", engine.Config{}, nil, fmt.Errorf("the link: %v", err)

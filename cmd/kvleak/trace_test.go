@@ -12,6 +12,7 @@ import (
 	"kvleak/engine"
 	"kvleak/engine/trace"
 	"kvleak/internal/jsonlite"
+	"kvleak/permalink"
 	"kvleak/web/model"
 )
 
@@ -49,14 +50,14 @@ func TestTraceOfAPreset(t *testing.T) {
 func TestTraceOfALinkIsThePages(t *testing.T) {
 	late, _ := engine.PresetBySlug("late-write")
 	demo, _ := engine.PresetBySlug("demo")
-	withOps := model.EncodeLink(model.LinkState{Preset: "demo", Config: demo.Config,
+	withOps := permalink.EncodeLink(permalink.LinkState{Preset: "demo", Config: demo.Config,
 		Ops: append(demo.Ops, engine.SendOp(engine.Request{Tenant: "C", PromptTokens: 40, Content: "weekly report"}))})
 	for name, query := range map[string]string{
 		"a preset":            "v=3&preset=demo",
-		"a run":               model.EncodeLink(model.LinkState{Config: late.Config, Ops: late.Ops}),
+		"a run":               permalink.EncodeLink(permalink.LinkState{Config: late.Config, Ops: late.Ops}),
 		"a preset, and more":  withOps,
 		"a version 2 link":    "v=2&preset=symmetric",
-		"a run with its step": model.EncodeLink(model.LinkState{Config: late.Config, Ops: late.Ops, Step: 3}),
+		"a run with its step": permalink.EncodeLink(permalink.LinkState{Config: late.Config, Ops: late.Ops, Step: 3}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			want := pageTrace(t, query)
@@ -71,7 +72,7 @@ func TestTraceOfALinkIsThePages(t *testing.T) {
 func TestTraceOfARunFile(t *testing.T) {
 	cfg := engine.DemoConfig()
 	var ops []engine.Op
-	for i := range model.MaxLinkOps + 1 {
+	for i := range permalink.MaxLinkOps + 1 {
 		ops = append(ops, engine.SendOp(engine.Request{Tenant: string(rune('A' + i%3)), PromptTokens: 8 + i%100}))
 	}
 	e, err := engine.Replay(cfg, ops)

@@ -5,31 +5,29 @@ import (
 
 	"kvleak/deploycheck"
 	"kvleak/web/dom"
-	"kvleak/web/model"
 	"kvleak/web/widget"
 )
 
 // deployPanel checks a real SGLang deployment: the reader pastes what each
 // server of a prefill/decode pair reports and gets the verdict and a link
-// that replays it here (model.CheckDeployment; the rule is deploycheck's,
-// on the engine's limits). It has no inputs: the pasted text is its own,
+// that replays it here (deploycheck.CheckReport, on the engine's limits). It has no inputs: the pasted text is its own,
 // read from the boxes when Check is pressed and kept nowhere, and the
 // replay is an ordinary link, opened as any permalink is (web/nav.go).
-// What leaves it is the pair's numbers (model.ServerSettings), handed up
+// What leaves it is the pair's numbers (deploycheck.ServerSettings), handed up
 // to the page after each check for the Replay panel.
 type deployPanel struct {
 	app.Compo
 
-	view      model.DeployView
+	view      deploycheck.Report
 	checked   bool
-	onChecked func(app.Context, *model.ServerSettings)
+	onChecked func(app.Context, *deploycheck.ServerSettings)
 }
 
 func NewDeployPanel() *deployPanel { return &deployPanel{} }
 
 // OnChecked is called after each check with the pair's settings, nil when
 // the check refused the boxes or the pair.
-func (c *deployPanel) OnChecked(f func(app.Context, *model.ServerSettings)) *deployPanel {
+func (c *deployPanel) OnChecked(f func(app.Context, *deploycheck.ServerSettings)) *deployPanel {
 	c.onChecked = f
 	return c
 }
@@ -74,7 +72,7 @@ func (c *deployPanel) box(id, label, role string) app.UI {
 }
 
 // verdict shows the check's lines as text: they quote pasted values.
-func (c *deployPanel) verdict(v model.DeployView) app.UI {
+func (c *deployPanel) verdict(v deploycheck.Report) app.UI {
 	if v.Status == "" {
 		return app.P().Class("field-error").Text(v.Lines[0])
 	}
@@ -93,7 +91,7 @@ func (c *deployPanel) verdict(v model.DeployView) app.UI {
 }
 
 func (c *deployPanel) onCheck(ctx app.Context, e app.Event) {
-	c.view, c.checked = model.CheckDeployment(dom.ValueOf(deployPrefillID), dom.ValueOf(deployDecodeID)), true
+	c.view, c.checked = deploycheck.CheckReport(dom.ValueOf(deployPrefillID), dom.ValueOf(deployDecodeID)), true
 	if c.onChecked != nil {
 		c.onChecked(ctx, c.view.Settings)
 	}

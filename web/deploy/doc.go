@@ -1,4 +1,4 @@
 // Package deploy is the deployment check: the reader pastes what a real
 // SGLang prefill/decode pair reports and gets the verdict and a link that
-// replays it (model.CheckDeployment, on deploycheck's rule).
+// replays it (deploycheck.CheckReport).
 package deploy

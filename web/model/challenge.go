@@ -8,6 +8,7 @@ import (
 
 	"kvleak/challenge"
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // The capture-the-flag ladder on the page: the open challenge (View's
@@ -81,7 +82,7 @@ func (s *Session) ChallengeTo(n int) error {
 	}
 	view := s.view
 	view.Challenge, view.Tour = n, 0
-	if err := s.ApplyLink(LinkState{Config: cfg, Ops: ops, View: view}); err != nil {
+	if err := s.ApplyLink(Link{permalink.LinkState{Config: cfg, Ops: ops}, view}); err != nil {
 		return err
 	}
 	s.chal.n, s.chal.answer = n, challenge.NoAnswer

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,46 +10,9 @@ import (
 	"kvleak/engine"
 )
 
-// The new settings stay out of a link while at their defaults, so every
-// link made before them encodes the same; set, they round-trip.
-func TestExperimentKeysInLinks(t *testing.T) {
-	cases := []struct {
-		name string
-		set  func(*engine.Config)
-		keys string // the query's part for the three settings
-	}{
-		{"defaults", func(*engine.Config) {}, ""},
-		{"gateway off is the default", func(c *engine.Config) { c.Gateway = engine.GatewayOff }, ""},
-		{"door none", func(c *engine.Config) { c.Door = "none" }, "&door=none"},
-		{"door set", func(c *engine.Config) { c.Door = "errored.cancelled" }, "&door=errored.cancelled"},
-		{"writer check", func(c *engine.Config) { c.CheckWriter = true }, "&wcheck=1"},
-		{"gateway block", func(c *engine.Config) { c.Gateway = engine.GatewayBlock }, "&gw=block"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := engine.DemoConfig()
-			tc.set(&c)
-			q := EncodeLink(LinkState{Config: c})
-			assert.Equal(t, fmt.Sprintf("v=4&ctx=%d&pool=%d&dpool=%d&page=%d&reserve=%d&mode=vulnerable&alloc=sorted&cancel=both&scrub=0",
-				c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens, c.ReservedDecodeTokens)+tc.keys, q)
-			st, err := DecodeLink(q)
-			require.NoError(t, err)
-			want := c
-			if want.Gateway == engine.GatewayOff {
-				want.Gateway = ""
-			}
-			assert.Equal(t, want, st.Config)
-		})
-	}
-}
-
-// Bad values in a link get a message; through the form, a message beside
-// the field and no change.
+// Bad values through the form get a message beside the field and change
+// nothing (in a link: permalink's TestSettingsBadValues).
 func TestExperimentBadValues(t *testing.T) {
-	for _, q := range []string{"door=finished", "door=errored.errored", "gw=maybe", "wcheck=2"} {
-		_, err := DecodeLink("v=4&" + q)
-		assert.Error(t, err, q)
-	}
 	cases := []struct {
 		f   Field
 		val string
@@ -123,7 +85,7 @@ func TestRunLaunchTests(t *testing.T) {
 			assert.Len(t, s.Ops(), 8, "the suite's four requests are in the run")
 			assert.Equal(t, []LaunchRequest{{6, s.eng.Responses()[5].Step}, {7, s.eng.Responses()[6].Step}}, v.Tests[1].Requests)
 			// Replayable like any other run: the link grades the same.
-			st, err := DecodeLink(EncodeLink(s.Link()))
+			st, err := DecodeLink(s.Query(s.View()))
 			require.NoError(t, err)
 			o := NewSession()
 			require.NoError(t, o.ApplyLink(st))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // SettingView is one engine setting as the form shows it.
@@ -36,8 +37,8 @@ func (s *Session) settingsAfresh() []SettingView {
 	out := make([]SettingView, len(Settings))
 	for i, f := range Settings {
 		v := SettingView{Field: f, Text: s.Text(f), Value: f.value(s.cfg), Hint: f.Hint(), Err: s.Err(f), Options: f.Options()}
-		if sp := f.spec(); sp.flag != nil {
-			v.On = *sp.flag(&s.cfg)
+		if on := f.spec().setting.Flag(&s.cfg); on != nil {
+			v.On = *on
 		}
 		switch f {
 		case Mode:
@@ -117,7 +118,7 @@ type RequestView struct {
 func (s *Session) Request() RequestView {
 	v := RequestView{Tenants: s.tenants, Tenant: s.tenant, Prompt: s.Text(PromptTokens), Secret: s.Text(Secret), MaxNew: s.Text(MaxNew),
 		Rename: s.Text(TenantName), End: s.end, PromptHint: promptHint(s.cfg)}
-	if n, err := ParseCount(v.Prompt); err == nil && n >= 1 {
+	if n, err := permalink.ParseCount(v.Prompt); err == nil && n >= 1 {
 		v.PromptHint = reservationWords(s.cfg, n) + " " + v.PromptHint
 	}
 	for _, f := range []Field{Tenant, TenantName, PromptTokens, Secret, EndEarly, MaxNew} {
@@ -133,17 +134,17 @@ func (s *Session) Request() RequestView {
 
 // Query is the permalink query of the run, shown as view says.
 func (s *Session) Query(view View) string {
-	return strings.Join(append([]string{"v=" + linkVersion, s.runQuery()}, view.keys()...), "&")
+	return strings.Join(append([]string{"v=" + permalink.Version, s.runQuery()}, view.keys()...), "&")
 }
 
-// runQuery is the link's run keys (runKeys), encoded once per run and step:
-// a render asks for several links of the same run (the address bar, the
-// full playground's, the embed's, whether it fits).
+// runQuery is the link's run keys (permalink.RunQuery), encoded once per
+// run and step: a render asks for several links of the same run (the
+// address bar, the full playground's, the embed's, whether it fits).
 func (s *Session) runQuery() string {
 	m := &s.memo
 	k := runKey{s.snapKey(), s.preset, len(s.ops)}
 	if k != m.runKey || m.runQuery == "" {
-		m.runQuery, m.runKey = strings.Join(runKeys(s.Link()), "&"), k
+		m.runQuery, m.runKey = permalink.RunQuery(s.Link().LinkState), k
 	}
 	return m.runQuery
 }
@@ -155,13 +156,13 @@ func (s *Session) runQuery() string {
 // link's length instead of building the link.
 func (s *Session) Linkable() bool {
 	widest := View{Compare: true, Embed: true, ReadOnly: true}
-	return len(s.ops) <= MaxLinkOps && s.queryLen(widest) <= MaxQueryBytes &&
+	return len(s.ops) <= permalink.MaxLinkOps && s.queryLen(widest) <= permalink.MaxQueryBytes &&
 		engine.ReplayWork(s.cfg, s.ops) <= engine.MaxReplayWork // what DecodeLink reads
 }
 
 // queryLen is len(s.Query(view)).
 func (s *Session) queryLen(view View) int {
-	n := len("v="+linkVersion) + 1 + len(s.runQuery())
+	n := len("v="+permalink.Version) + 1 + len(s.runQuery())
 	for _, k := range view.keys() {
 		n += 1 + len(k)
 	}

@@ -399,7 +399,7 @@ func checkJSONIsEncodingJSONs(t *testing.T, s *Session) {
 	got, err = s.TabRun()
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got), "the run kept in the tab")
-	var a, b LinkState
+	var a, b tabRun
 	require.NoError(t, json.Unmarshal(got, &a))
 	require.NoError(t, jsonlite.Unmarshal(got, &b))
 	require.Equal(t, a, b)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // IncidentPoint is one moment of the incident, from the article or
@@ -66,7 +67,7 @@ var IncidentTimeline = sync.OnceValue(func() []IncidentPoint {
 // PresetHref is a preset's short link, from the site's root: go-app puts
 // the hosting prefix before it, and before a bare "?…" it would drop the
 // slash ("/kvleak?…").
-func PresetHref(slug string) string { return "/?v=" + linkVersion + "&preset=" + slug }
+func PresetHref(slug string) string { return "/?v=" + permalink.Version + "&preset=" + slug }
 
 // PresetHrefIn is a preset's link shown as v shows the run: an embed's
 // link keeps embed=1 (and its other view keys but the tour), so the preset

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // LaunchView is the launch tests panel: the three tests, graded by the
@@ -62,7 +63,7 @@ func (s *Session) Launch() LaunchView {
 func (s *Session) RunLaunchTests() error {
 	ops := append(append([]engine.Op(nil), s.ops...), engine.LaunchSuite(s.cfg)...)
 	e, err := engine.Replay(s.cfg, ops)
-	if err == nil && len(ops) > MaxLinkOps {
+	if err == nil && len(ops) > permalink.MaxLinkOps {
 		err = fmt.Errorf("the run would have %d operations", len(ops))
 	}
 	if err == nil && engine.ReplayWork(s.cfg, ops) > engine.MaxReplayWork {

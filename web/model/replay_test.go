@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 	"kvleak/replay"
 )
 
@@ -46,8 +47,8 @@ func TestReplayFollowsThePagesDoor(t *testing.T) {
 	assert.Equal(t, engine.Upstream, opts.Fix)
 	res, _ := runReplayJob(t, []byte(demoReplayLog), opts, 1)
 	v := NewReplayView(res, false)
-	assert.Equal(t, ReplayRow{"HTTP 500", "0", "1", false}, v.Rows[3])
-	assert.Equal(t, ReplayRow{"leaked responses", "1", "0", true}, v.Rows[5])
+	assert.Equal(t, replay.Row{Name: "HTTP 500", Vulnerable: "0", Fixed: "1"}, v.Rows[3])
+	assert.Equal(t, replay.Row{Name: "leaked responses", Vulnerable: "1", Fixed: "0", Leak: true}, v.Rows[5])
 	assert.Contains(t, v.Settings, "the fixed door: "+modeInfo(engine.Upstream).Name+".")
 }
 
@@ -60,9 +61,9 @@ func TestReplayViewOfTheDemo(t *testing.T) {
 	assert.Equal(t, ReplayProgress{Read: int64(len(demoReplayLog)), Size: int64(len(demoReplayLog)), Requests: 2}, prog)
 	v := NewReplayView(res, false)
 	assert.Equal(t, ReplayData{Requests: 2, Leaked: 1, ExposedTenants: 1, FixedLeaked: 0, FixedRejected: 1}, v.Data)
-	assert.Equal(t, ReplayRow{"leaked responses", "1", "0", true}, v.Rows[5])
-	assert.Equal(t, ReplayRow{"HTTP 400", "0", "1", false}, v.Rows[2])
-	assert.Equal(t, ReplayRow{"HTTP 500", "0", "0", false}, v.Rows[3])
+	assert.Equal(t, replay.Row{Name: "leaked responses", Vulnerable: "1", Fixed: "0", Leak: true}, v.Rows[5])
+	assert.Equal(t, replay.Row{Name: "HTTP 400", Vulnerable: "0", Fixed: "1"}, v.Rows[2])
+	assert.Equal(t, replay.Row{Name: "HTTP 500", Vulnerable: "0", Fixed: "0"}, v.Rows[3])
 	assert.Contains(t, v.Settings, "the fixed door: Cloudflare's patch (the article).")
 	require.Len(t, v.Pairs, 1)
 	assert.Equal(t, replay.Pair{Victim: "A", Recipient: "B", Responses: 1, Pages: 7, Tokens: 119}, v.Pairs[0])
@@ -121,7 +122,7 @@ func TestReplayPageAgreesWithTheCommand(t *testing.T) {
 			want, err := replay.Run(bytes.NewReader(text), cli)
 			require.NoError(t, err)
 			assert.Equal(t, NewReplayView(want, false), NewReplayView(page, false))
-			assert.Equal(t, "?"+EncodeLink(LinkState{Config: want.Config, Ops: want.Vulnerable.FirstLeak.Ops(want.Config)}), NewReplayView(page, false).FirstLeakLink)
+			assert.Equal(t, "?"+permalink.EncodeLink(permalink.LinkState{Config: want.Config, Ops: want.Vulnerable.FirstLeak.Ops(want.Config)}), NewReplayView(page, false).FirstLeakLink)
 		})
 	}
 }
@@ -145,9 +146,9 @@ func TestReplayViewOfTheHour(t *testing.T) {
 	assert.Equal(t, window, res.Vulnerable.Window)
 	assert.Zero(t, res.Vulnerable.NeverFit)
 	assert.Equal(t, ReplayData{Requests: 12_031, Leaked: leaked, ExposedTenants: res.Vulnerable.ExposedTenants, FixedLeaked: 0, FixedRejected: window}, v.Data)
-	assert.Len(t, v.Pairs, MaxReplayPairs)
-	assert.Equal(t, fmt.Sprintf("%d of %s", MaxReplayPairs, engine.Thousands(int64(res.Vulnerable.PairsTotal))), v.PairsNote)
-	assert.Greater(t, res.Vulnerable.PairsTotal, MaxReplayPairs)
+	assert.Len(t, v.Pairs, replay.MaxReportPairs)
+	assert.Equal(t, fmt.Sprintf("%d of %s", replay.MaxReportPairs, engine.Thousands(int64(res.Vulnerable.PairsTotal))), v.PairsNote)
+	assert.Greater(t, res.Vulnerable.PairsTotal, replay.MaxReportPairs)
 
 	c := v.Chart
 	total := 0

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kvleak/deploycheck"
 	"kvleak/replay"
 )
 
@@ -60,18 +61,26 @@ func TestReplayFormInstances(t *testing.T) {
 // A check that holds two servers hands the Replay panel their settings,
 // with words that say which; a refused one hands none.
 func TestServerSettingsForTheReplay(t *testing.T) {
-	v := CheckDeployment(fixture(t, "glm-launch/prefill.json"), fixture(t, "glm-launch/decode.json"))
+	v := deploycheck.CheckReport(fixture(t, "glm-launch/prefill.json"), fixture(t, "glm-launch/decode.json"))
 	require.NotNil(t, v.Settings)
 	c := v.Settings.Config
 	assert.Equal(t, []int{1_048_576, 681_280, 1_048_576, 1}, []int{c.ContextTokens, c.PoolTokens, c.DecodePoolTokens, c.PageTokens})
-	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1, decode's reserve 512 tokens.", v.Settings.Describe())
-	notes := v.Settings.ReplayNotes()
+	assert.Equal(t, "The Deploy check holds two servers: context 1,048,576, prefill pool 681,280, decode pool 1,048,576 tokens, pages of 1, decode's reserve 512 tokens.", DescribeServers(v.Settings))
+	notes := ServersReplayNotes(v.Settings)
 	assert.Equal(t, "The settings are the two servers' pasted in the Deploy check: "+v.Lines[0]+".", notes[0])
 
-	v = CheckDeployment(fixture(t, "hybrid-swa/prefill.json"), fixture(t, "hybrid-swa/decode.json"))
+	v = deploycheck.CheckReport(fixture(t, "hybrid-swa/prefill.json"), fixture(t, "hybrid-swa/decode.json"))
 	require.NotNil(t, v.Settings)
 	require.NotEmpty(t, v.Settings.Notes)
 	assert.Regexp(t, `^The replay's .*\.$`, v.Settings.Notes[0])
 
-	assert.Nil(t, CheckDeployment("{}", fixture(t, "glm-launch/decode.json")).Settings)
+	assert.Nil(t, deploycheck.CheckReport("{}", fixture(t, "glm-launch/decode.json")).Settings)
+}
+
+// fixture reads a deployment fixture's text (deploycheck/testdata).
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../deploycheck/testdata/" + name)
+	require.NoError(t, err)
+	return string(b)
 }

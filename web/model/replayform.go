@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 	"kvleak/replay"
 )
 
@@ -52,7 +53,7 @@ func (f ReplayForm) Options(cfg engine.Config) (replay.Options, map[string]strin
 	}
 	errs := map[string]string{}
 	if f.Shared {
-		if n, err := ParseCount(f.Tenants); err != nil {
+		if n, err := permalink.ParseCount(f.Tenants); err != nil {
 			errs[ReplayTenantsID] = "Tenants: " + err.Error()
 		} else {
 			opts.Tenancy.Tenants = n
@@ -81,7 +82,7 @@ func (f ReplayForm) Options(cfg engine.Config) (replay.Options, map[string]strin
 	case (replay.Timing{PrefillTokensPerSecond: 1, SecondsPerOutputToken: tpot / 1000}).Check() != nil:
 		errs[ReplayTPOTID] = (replay.Timing{PrefillTokensPerSecond: 1, SecondsPerOutputToken: tpot / 1000}).Check().Error()
 	}
-	if n, err := ParseCount(f.Instances); err != nil {
+	if n, err := permalink.ParseCount(f.Instances); err != nil {
 		errs[ReplayInstID] = "Instances: " + err.Error()
 	} else if n > replay.MaxInstances {
 		errs[ReplayInstID] = "Instances: at most " + engine.Thousands(replay.MaxInstances)

@@ -2,31 +2,19 @@ package model
 
 import (
 	"fmt"
-	"time"
 
 	"kvleak/engine"
 	"kvleak/replay"
 )
 
-// ReplayView is a replay's result as the Replay panel shows it, in the
-// words and figures `kvleak replay` prints (cmd/kvleak/replay.go).
+// ReplayView is a replay's result as the Replay panel shows it: the words
+// and figures `kvleak replay` prints (replay.Report), and what only the
+// page shows of it.
 type ReplayView struct {
-	Summary  string // what was replayed, over how long, how many lines skipped
-	Settings string // the deployment it was replayed at
+	replay.Report
 	Announce string // the sentence the status region reads out
 	Data     ReplayData
-	Rows     []ReplayRow
-	// Pairs are the first MaxReplayPairs victim → recipient pairs, the most
-	// responses first; PairsNote says how many of how many.
-	Pairs     []replay.Pair
-	PairsNote string
-	// FirstLeak describes the first leaked response, and FirstLeakLink is
-	// the query ("?v=4&…") of a run that shows it; both "" when none leaked.
-	FirstLeak, FirstLeakLink string
-	Skipped                  []string // the kept skipped lines' messages
-	SkippedMore              int      // skipped lines without a kept message
-	Notes                    []string
-	Chart                    ReplayChart
+	Chart    ReplayChart
 }
 
 // ReplayData are the result's counts as plain numbers, for the result's
@@ -35,98 +23,21 @@ type ReplayData struct {
 	Requests, Leaked, ExposedTenants, FixedLeaked, FixedRejected, Skipped int
 }
 
-// ReplayRow is one line of the two doors' table. Leak marks a row whose
-// vulnerable figure counts leaked KV and is not zero.
-type ReplayRow struct {
-	Name, Vulnerable, Fixed string
-	Leak                    bool
-}
-
-// MaxReplayPairs is how many victim → recipient pairs the panel lists, as
-// the terminal does.
-const MaxReplayPairs = 10
-
 // NewReplayView is res as the panel shows it; embed keeps the first
 // leak's link in the embed.
 func NewReplayView(res replay.Result, embed bool) ReplayView {
-	th := func(n int64) string { return engine.Thousands(n) }
+	var view []string
+	if embed {
+		view = View{Embed: true}.keys()
+	}
+	th := func(n int) string { return engine.Thousands(int64(n)) }
 	v, f := res.Vulnerable, res.Fixed
-	c := res.Config
-	out := ReplayView{
-		Summary: fmt.Sprintf("Replayed %s requests (%s) over %s; %s %s skipped.", th(int64(v.Requests)), res.Format,
-			res.Span.Round(time.Millisecond), th(int64(res.Skip.Count)), plural(res.Skip.Count, "line", "lines")),
-		Settings: fmt.Sprintf("Settings: context %s, prefill pool %s, decode pool %s, page %s tokens, decode's reserve %s tokens, allocator %s, scrub on free %s; the fixed door: %s%s.",
-			th(int64(c.ContextTokens)), th(int64(c.PoolTokens)), th(int64(c.DecodePoolTokens)), th(int64(c.PageTokens)), th(int64(c.ReservedDecodeTokens)), c.Allocator, onOff(c.ScrubOnFree), fixName(res.Fix), instancesText(res.Instances)),
+	return ReplayView{
+		Report: replay.NewReport(res, view...),
+		Announce: fmt.Sprintf("Replay done: %s of %s responses leaked another tenant's KV through the vulnerable door, %s through the fixed door; %s tenants exposed; %s %s skipped.",
+			th(v.Leaked), th(v.Requests), th(f.Leaked), th(v.ExposedTenants), th(res.Skip.Count), plural(res.Skip.Count, "line", "lines")),
 		Data: ReplayData{Requests: v.Requests, Leaked: v.Leaked, ExposedTenants: v.ExposedTenants,
 			FixedLeaked: f.Leaked, FixedRejected: f.Rejected, Skipped: res.Skip.Count},
-		Notes:       res.Notes,
-		SkippedMore: res.Skip.Count - len(res.Skip.First),
-		Chart:       newReplayChart(res),
+		Chart: newReplayChart(res),
 	}
-	wait := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
-	out.Rows = []ReplayRow{
-		{"requests", th(int64(v.Requests)), th(int64(f.Requests)), false},
-		{"HTTP 200", th(int64(v.OK)), th(int64(f.OK)), false},
-		{"HTTP 400", th(int64(v.Rejected)), th(int64(f.Rejected)), false},
-		{"HTTP 500", th(int64(v.Failed)), th(int64(f.Failed)), false},
-		{"in the window", th(int64(v.Window)), th(int64(f.Window)), false},
-		{"leaked responses", th(int64(v.Leaked)), th(int64(f.Leaked)), v.Leaked > 0},
-		{"pages of others' KV", th(v.LeakedPages), th(f.LeakedPages), v.LeakedPages > 0},
-		{"tokens of others' KV", th(v.LeakedTokens), th(f.LeakedTokens), v.LeakedTokens > 0},
-		{"tenants exposed", th(int64(v.ExposedTenants)), th(int64(f.ExposedTenants)), v.ExposedTenants > 0},
-		{"longest prealloc wait", wait(v.LongestWait), wait(f.LongestWait), false},
-	}
-	if len(v.Pairs) > 0 {
-		out.Pairs = v.Pairs[:min(len(v.Pairs), MaxReplayPairs)]
-		out.PairsNote = fmt.Sprintf("%s of %s", th(int64(len(out.Pairs))), th(int64(v.PairsTotal)))
-	}
-	if l := v.FirstLeak; l != nil {
-		out.FirstLeak = fmt.Sprintf("Line %s at %s, tenant %s, a %s-token prompt, carrying %s tokens of tenant %s's KV",
-			th(int64(l.Line)), l.At.Round(time.Millisecond), l.Tenant, th(int64(l.PromptTokens)), th(l.Victims[0].Tokens), l.Victims[0].Victim)
-		if w := l.Victims[0].Where(); w != "" {
-			out.FirstLeak += ", " + w
-		}
-		out.FirstLeak += "."
-		out.FirstLeakLink = ReplayLeakLink(res, embed)
-	}
-	for _, s := range res.Skip.First {
-		out.Skipped = append(out.Skipped, s.Error())
-	}
-	out.Announce = fmt.Sprintf("Replay done: %s of %s responses leaked another tenant's KV through the vulnerable door, %s through the fixed door; %s tenants exposed; %s %s skipped.",
-		th(int64(v.Leaked)), th(int64(v.Requests)), th(int64(f.Leaked)), th(int64(v.ExposedTenants)), th(int64(res.Skip.Count)), plural(res.Skip.Count, "line", "lines"))
-	return out
-}
-
-// ReplayLeakLink is the query of a run that shows the first leak at the
-// replay's settings, as `kvleak replay` prints it; with embed, it opens
-// in the embed. "" when nothing leaked.
-func ReplayLeakLink(res replay.Result, embed bool) string {
-	ops := res.Vulnerable.FirstLeak.Ops(res.Config)
-	if ops == nil {
-		return ""
-	}
-	return "?" + EncodeLink(LinkState{Config: res.Config, Ops: ops, View: View{Embed: embed}})
-}
-
-// instancesText names the instances, through more than one.
-func instancesText(n int) string {
-	if n <= 1 {
-		return ""
-	}
-	return fmt.Sprintf("; %s prefill/decode instances", engine.Thousands(int64(n)))
-}
-
-// fixName is the fixed door by the name the door chooser gives it.
-func fixName(m engine.Mode) string {
-	if n := modeInfo(m).Name; n != "" {
-		return n
-	}
-	return string(m)
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }

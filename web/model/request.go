@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // EndEarly's values besides "cancel:<stage>".
@@ -50,7 +51,7 @@ func (s *Session) SetText(f Field, text string) error {
 func (s *Session) SetEnd(v string) error {
 	s.errs[EndEarly.index()] = ""
 	if !slices.ContainsFunc(EndOptions(), func(o Option) bool { return o.Value == v }) {
-		s.errs[EndEarly.index()] = fmt.Sprintf("unknown choice %q", clip(v))
+		s.errs[EndEarly.index()] = fmt.Sprintf("unknown choice %q", permalink.Clip(v))
 		return errors.New(s.errs[EndEarly.index()])
 	}
 	s.end = v
@@ -77,13 +78,13 @@ func (s *Session) prefill(ops []engine.Op) {
 // request builds the request the form describes, or says what is wrong.
 func (s *Session) request() (engine.Request, error) {
 	r := engine.Request{Tenant: s.tenant, Content: s.Text(Secret)}
-	n, err := ParseCount(s.Text(PromptTokens))
+	n, err := permalink.ParseCount(s.Text(PromptTokens))
 	if err != nil {
 		return r, &engine.RequestError{Field: "tokens", Msg: "prompt length: " + err.Error()}
 	}
 	r.PromptTokens = n
 	if t := strings.TrimSpace(s.Text(MaxNew)); t != "" {
-		m, err := ParseCount(t)
+		m, err := permalink.ParseCount(t)
 		if err != nil {
 			return r, &engine.RequestError{Field: "maxNew", Msg: "max_new_tokens: " + err.Error()}
 		}
@@ -187,7 +188,7 @@ func (s *Session) Rename() error {
 // SelectTenant picks a tenant from the list.
 func (s *Session) SelectTenant(name string) error {
 	if !slices.Contains(s.tenants, name) {
-		s.errs[Tenant.index()] = fmt.Sprintf("unknown tenant %q", clip(name))
+		s.errs[Tenant.index()] = fmt.Sprintf("unknown tenant %q", permalink.Clip(name))
 		return errors.New(s.errs[Tenant.index()])
 	}
 	s.tenant, s.errs[Tenant.index()] = name, ""

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // Decode's reserve is a setting: its own field and link key, 0 allowed,
@@ -62,9 +63,9 @@ func TestReservedDecodeIsASetting(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, s.cfg, st.Config)
 
-	_, err = ParseCount("0")
+	_, err = permalink.ParseCount("0")
 	assert.Error(t, err, "other counts stay positive")
-	n, err := ParseCountOrZero("0")
+	n, err := permalink.ParseCountOrZero("0")
 	require.NoError(t, err)
 	assert.Zero(t, n)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // Session is the playground's state without any go-app in it: the run
@@ -90,7 +91,7 @@ func (f Field) index() int {
 func (s *Session) LoadPreset(slug string) error {
 	p, ok := engine.PresetBySlug(slug)
 	if !ok {
-		return fmt.Errorf("unknown preset %q", clip(slug))
+		return fmt.Errorf("unknown preset %q", permalink.Clip(slug))
 	}
 	s.preset = slug
 	s.tenants = []string{"A", "B", "C"}
@@ -103,7 +104,7 @@ func (s *Session) LoadPreset(slug string) error {
 }
 
 // ApplyLink replaces the run with a permalink's. On error nothing changes.
-func (s *Session) ApplyLink(st LinkState) error {
+func (s *Session) ApplyLink(st Link) error {
 	e, err := engine.Replay(st.Config, st.Ops)
 	if err != nil {
 		return fmt.Errorf("the link's run cannot be replayed: %v", err)
@@ -134,7 +135,7 @@ func (s *Session) ImportRun(data []byte) error {
 	s.showConfig(f.Config)
 	s.setRun(f.Config, e, f.Ops)
 	if f.Migrated != "" {
-		s.notice = migrationNotice("file", fmt.Sprintf("run file version %d", f.Version), f.Config, f.Version < 3, f.Version == 1, f.Migrated)
+		s.notice = permalink.MigrationNotice("file", fmt.Sprintf("run file version %d", f.Version), f.Config, f.Version < 3, f.Version == 1, f.Migrated)
 	}
 	s.addTenantsOf(f.Ops)
 	s.prefill(f.Ops)
@@ -143,8 +144,8 @@ func (s *Session) ImportRun(data []byte) error {
 }
 
 // Link is the session as permalink state.
-func (s *Session) Link() LinkState {
-	return LinkState{Preset: s.preset, Config: s.cfg, Ops: s.ops, Step: s.step, View: s.view}
+func (s *Session) Link() Link {
+	return Link{permalink.LinkState{Preset: s.preset, Config: s.cfg, Ops: s.ops, Step: s.step}, s.view}
 }
 
 // setRun makes e, replayed from cfg and ops, the run on screen, at its

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 // SetNumber applies a typed number to a numeric field. A setting rebuilds
@@ -15,9 +16,9 @@ func (s *Session) SetNumber(f Field, text string) error {
 		return fmt.Errorf("%s is not a number field", f)
 	}
 	s.text[f.index()] = text
-	parse := ParseCount
+	parse := permalink.ParseCount
 	if f.spec().zeroOK {
-		parse = ParseCountOrZero
+		parse = permalink.ParseCountOrZero
 	}
 	n, err := parse(text)
 	if f == PromptTokens {
@@ -29,7 +30,7 @@ func (s *Session) SetNumber(f Field, text string) error {
 	}
 	if err == nil {
 		cfg := s.cfg
-		*f.spec().num(&cfg) = n
+		*f.spec().setting.Int(&cfg) = n
 		if err = s.applyConfig(f, cfg); err == nil {
 			s.text[f.index()] = engine.Thousands(int64(n))
 			return nil
@@ -41,12 +42,12 @@ func (s *Session) SetNumber(f Field, text string) error {
 
 // SetChoice applies one of a choice setting's options.
 func (s *Session) SetChoice(f Field, value string) error {
-	sp := f.spec()
-	if sp.choice == nil {
+	st := f.spec().setting
+	if !st.IsChoice() {
 		return fmt.Errorf("%s is not a choice setting", f)
 	}
 	cfg := s.cfg
-	sp.setChoice(&cfg, value)
+	st.SetChoice(&cfg, value)
 	err := s.applyConfig(f, cfg)
 	if err == nil {
 		s.text[f.index()] = value
@@ -56,12 +57,12 @@ func (s *Session) SetChoice(f Field, value string) error {
 
 // SetFlag turns an on/off setting on or off.
 func (s *Session) SetFlag(f Field, on bool) error {
-	sp := f.spec()
-	if sp.flag == nil {
+	cfg := s.cfg
+	flag := f.spec().setting.Flag(&cfg)
+	if flag == nil {
 		return fmt.Errorf("%s is not an on/off setting", f)
 	}
-	cfg := s.cfg
-	*sp.flag(&cfg) = on
+	*flag = on
 	err := s.applyConfig(f, cfg)
 	if err == nil {
 		s.text[f.index()] = f.value(cfg)

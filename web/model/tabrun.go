@@ -5,6 +5,7 @@ import (
 
 	"kvleak/engine"
 	"kvleak/internal/jsonlite"
+	"kvleak/permalink"
 )
 
 // A run too long for a link is kept in the tab's sessionStorage instead, so
@@ -21,21 +22,33 @@ func (s *Session) AddressQuery() string {
 	if s.Linkable() {
 		return s.Query(s.view)
 	}
-	return EncodeLink(LinkState{Tab: true, View: s.view})
+	return permalink.EncodeLink(permalink.LinkState{Tab: true}, s.view.keys()...)
+}
+
+// tabRun is the run kept in the tab, as JSON: a Link's fields as link
+// version 3 kept them, in this order.
+type tabRun struct {
+	Preset string
+	Config engine.Config
+	Ops    []engine.Op
+	Step   int
+	View   View
+	Tab    bool `json:",omitempty"`
 }
 
 // TabRun is the run to keep in the tab's storage, as JSON: jsonlite's
-// encoding of Link. The address bar keeps it after every change of a long
-// run, so the operations, which only grow with a run, are encoded once each
-// (tabOps): encoding them all again took a fifth of a Send's allocations at
-// 1,000 requests. The rest is encoded afresh around them.
+// encoding of Link as a tabRun. The address bar keeps it after every
+// change of a long run, so the operations, which only grow with a run, are
+// encoded once each (tabOps): encoding them all again took a fifth of a
+// Send's allocations at 1,000 requests. The rest is encoded afresh around
+// them.
 func (s *Session) TabRun() ([]byte, error) {
 	ops, err := s.memo.tabOps.extend(s.ops)
 	if err != nil {
 		return nil, err
 	}
 	st := s.Link()
-	// LinkState's fields in order: those before Ops, Ops, those after.
+	// tabRun's fields in order: those before Ops, Ops, those after.
 	head, err := jsonlite.Marshal(struct {
 		Preset string
 		Config engine.Config
@@ -93,24 +106,24 @@ func (s *Session) RestoreTabRun(data []byte) error {
 	if len(data) > engine.MaxRunFileBytes {
 		return fmt.Errorf("the run kept in this tab is %s bytes; at most %s are read", engine.Thousands(int64(len(data))), engine.Thousands(engine.MaxRunFileBytes))
 	}
-	var st LinkState
-	st.Config.ReservedDecodeTokens = -1 // still -1 after reading: kept before link version 4
-	if err := jsonlite.Unmarshal(data, &st); err != nil {
+	var kept tabRun
+	kept.Config.ReservedDecodeTokens = -1 // still -1 after reading: kept before link version 4
+	if err := jsonlite.Unmarshal(data, &kept); err != nil {
 		return fmt.Errorf("the run kept in this tab cannot be read: %v", err)
 	}
-	if len(st.Ops) > engine.MaxRequests {
-		return fmt.Errorf("the run kept in this tab has %s operations; at most %s", engine.Thousands(int64(len(st.Ops))), engine.Thousands(engine.MaxRequests))
+	if len(kept.Ops) > engine.MaxRequests {
+		return fmt.Errorf("the run kept in this tab has %s operations; at most %s", engine.Thousands(int64(len(kept.Ops))), engine.Thousands(engine.MaxRequests))
 	}
+	st := Link{permalink.LinkState{Preset: kept.Preset, Config: kept.Config, Ops: kept.Ops, Step: kept.Step}, kept.View}
 	if _, ok := engine.PresetBySlug(st.Preset); !ok {
 		st.Preset = ""
 	}
 	switch {
 	case st.Config.DecodePoolTokens == 0: // kept at link version 2, with one pool
-		st.upgrade("run kept in this tab", "link version 2", true, false)
+		st.Upgrade("run kept in this tab", "link version 2", true, false)
 	case st.Config.ReservedDecodeTokens == -1:
-		st.upgrade("run kept in this tab", "link version 3", false, false)
+		st.Upgrade("run kept in this tab", "link version 3", false, false)
 	}
-	st.Tab = false
 	return s.ApplyLink(st)
 }
 

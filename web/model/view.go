@@ -6,11 +6,12 @@ import (
 	"strconv"
 
 	"kvleak/challenge"
+	"kvleak/permalink"
 )
 
-// View is how a run is shown, as opposed to which run it is: its keys
-// (viewKeys) go with any link, and a link that names no run but has them
-// opens the default scenario shown that way.
+// View is how a run is shown, as opposed to which run it is: its keys (the
+// view keys of permalink's doc) go with any link, and a link that names no
+// run but has them opens the default scenario shown that way.
 type View struct {
 	Compare  bool   // the side-by-side engines
 	Embed    bool   // the compact view for iframes
@@ -27,10 +28,6 @@ var Panels = []string{"pipeline", "pool", "compare", "transcript", "challenge"}
 
 // Themes are the colour schemes a link can force.
 var Themes = []string{"light", "dark"}
-
-var viewKeys = []string{"compare", "embed", "ro", "view", "theme", "tour", "challenge"}
-
-func isViewKey(k string) bool { return slices.Contains(viewKeys, k) }
 
 // keys are the view's link parameters, in a fixed order.
 func (v View) keys() []string {
@@ -58,12 +55,13 @@ func (v View) keys() []string {
 	return out
 }
 
-// set reads one view parameter; a bad value is refused with a message.
+// set reads one view parameter (permalink.DecodeLink hands them over); a
+// bad value is refused with a message.
 func (v *View) set(key, val string) error {
 	switch key {
 	case "compare", "embed", "ro":
 		if val != "0" && val != "1" {
-			return fmt.Errorf("parameter %s=%q: must be 0 or 1", key, clip(val))
+			return fmt.Errorf("parameter %s=%q: must be 0 or 1", key, permalink.Clip(val))
 		}
 		on := val == "1"
 		switch key {
@@ -76,24 +74,24 @@ func (v *View) set(key, val string) error {
 		}
 	case "view":
 		if !slices.Contains(Panels, val) {
-			return fmt.Errorf("parameter view=%q: must be one of %v", clip(val), Panels)
+			return fmt.Errorf("parameter view=%q: must be one of %v", permalink.Clip(val), Panels)
 		}
 		v.Panel = val
 	case "theme":
 		if !slices.Contains(Themes, val) {
-			return fmt.Errorf("parameter theme=%q: must be light or dark", clip(val))
+			return fmt.Errorf("parameter theme=%q: must be light or dark", permalink.Clip(val))
 		}
 		v.Theme = val
 	case "tour":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 || n > len(TourCards()) {
-			return fmt.Errorf("parameter tour=%q: the tour has cards 1 to %d", clip(val), len(TourCards()))
+			return fmt.Errorf("parameter tour=%q: the tour has cards 1 to %d", permalink.Clip(val), len(TourCards()))
 		}
 		v.Tour = n
 	case "challenge":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 || n > len(challenge.Ladder()) {
-			return fmt.Errorf("parameter challenge=%q: the ladder has challenges 1 to %d", clip(val), len(challenge.Ladder()))
+			return fmt.Errorf("parameter challenge=%q: the ladder has challenges 1 to %d", permalink.Clip(val), len(challenge.Ladder()))
 		}
 		v.Challenge = n
 	}

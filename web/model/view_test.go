@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 )
 
 func TestViewKeysRoundTrip(t *testing.T) {
@@ -22,7 +23,7 @@ func TestViewKeysRoundTrip(t *testing.T) {
 		assert.Equal(t, v, st.View)
 	}
 	st, err := DecodeLink("tour=2&theme=dark")
-	assert.ErrorIs(t, err, ErrNoState, "view keys alone open the default run")
+	assert.ErrorIs(t, err, permalink.ErrNoState, "view keys alone open the default run")
 	assert.Equal(t, View{Tour: 2, Theme: "dark"}, st.View)
 }
 
@@ -38,7 +39,7 @@ func TestBadViewKeysAreRefusedInWords(t *testing.T) {
 	} {
 		_, err := DecodeLink(raw)
 		require.Error(t, err, raw)
-		assert.NotErrorIs(t, err, ErrNoState, raw)
+		assert.NotErrorIs(t, err, permalink.ErrNoState, raw)
 		assert.Equal(t, msg, err.Error(), raw)
 	}
 }
@@ -149,9 +150,7 @@ func TestSessionQueryIsTheCodecs(t *testing.T) {
 	s := NewSession()
 	check := func(what string) {
 		for _, v := range []View{{}, {Embed: true, ReadOnly: true, Theme: "dark"}, {Compare: true, Tour: 2}} {
-			st := s.Link()
-			st.View = v
-			require.Equal(t, EncodeLink(st), s.Query(v), "%s %+v", what, v)
+			require.Equal(t, permalink.EncodeLink(s.Link().LinkState, v.keys()...), s.Query(v), "%s %+v", what, v)
 		}
 	}
 	check("the demo")
@@ -170,8 +169,8 @@ func TestSessionQueryIsTheCodecs(t *testing.T) {
 // A preset's link keeps an embed's view keys, so it stays an embed; the
 // full page's stays the short link.
 func TestPresetHrefInKeepsTheEmbed(t *testing.T) {
-	assert.Equal(t, "/?v="+linkVersion+"&preset=door-errored", PresetHrefIn(View{Tour: 3}, "door-errored"))
-	assert.Equal(t, "/?v="+linkVersion+"&preset=demo&embed=1", PresetHrefIn(View{Embed: true}, "demo"))
-	assert.Equal(t, "/?v="+linkVersion+"&preset=demo&embed=1&ro=1&view=pool&theme=dark",
+	assert.Equal(t, "/?v="+permalink.Version+"&preset=door-errored", PresetHrefIn(View{Tour: 3}, "door-errored"))
+	assert.Equal(t, "/?v="+permalink.Version+"&preset=demo&embed=1", PresetHrefIn(View{Embed: true}, "demo"))
+	assert.Equal(t, "/?v="+permalink.Version+"&preset=demo&embed=1&ro=1&view=pool&theme=dark",
 		PresetHrefIn(View{Embed: true, ReadOnly: true, Panel: "pool", Theme: "dark"}, "demo"))
 }

@@ -6,9 +6,9 @@
 // KV, the first leaked response as a run to open, and a chart of the
 // leaks over the log's time.
 //
-// The replay is package replay's, the one `kvleak replay` runs; the view
-// is web/model's (NewReplayView), so the page and the terminal give the
-// same numbers. The log is read in the browser (web/dom's BlobReader) and
+// The replay is package replay's, the one `kvleak replay` runs, and so
+// are its words (replay.Report, in web/model's NewReplayView): the page and
+// the terminal give the same numbers. The log is read in the browser (web/dom's BlobReader) and
 // goes nowhere else.
 //
 // The panel imports the model and web/dom, never package web: the page

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"kvleak/deploycheck"
 	"kvleak/engine"
 	"kvleak/web/dom"
 	"kvleak/web/model"
@@ -25,7 +26,7 @@ type Panel struct {
 	IEmbed  bool
 	// IServers are the Deploy check's two servers' settings, nil until it
 	// holds two: the panel then offers to replay at them.
-	IServers *model.ServerSettings
+	IServers *deploycheck.ServerSettings
 
 	form model.ReplayForm
 	errs map[string]string // the form's refused fields, by id
@@ -78,7 +79,7 @@ func (c *Panel) Config(cfg engine.Config) *Panel { c.IConfig = cfg; return c }
 func (c *Panel) Embed(on bool) *Panel { c.IEmbed = on; return c }
 
 // Servers sets the Deploy check's servers' settings, nil when it holds none.
-func (c *Panel) Servers(s *model.ServerSettings) *Panel { c.IServers = s; return c }
+func (c *Panel) Servers(s *deploycheck.ServerSettings) *Panel { c.IServers = s; return c }
 
 func (c *Panel) Render() app.UI {
 	f := c.form
@@ -136,7 +137,7 @@ func (c *Panel) Render() app.UI {
 			return app.Div().Class("row wrap replay-from").Body(
 				app.Button().ID("replay-from-deploy").Type("button").Text("Replay at these servers' settings").
 					Aria("describedby", "replay-deploy-settings").OnClick(c.safe(c.onRun)),
-				app.P().ID("replay-deploy-settings").Class("hint").Text(strings.Join(append([]string{c.IServers.Describe()}, c.IServers.Notes...), " ")))
+				app.P().ID("replay-deploy-settings").Class("hint").Text(strings.Join(append([]string{model.DescribeServers(c.IServers)}, c.IServers.Notes...), " ")))
 		}),
 		app.If(c.running, func() app.UI { return c.progressBar() }),
 		app.If(c.msg != "", func() app.UI { return app.P().ID("replay-msg").Class("field-error").Text(c.msg) }),

@@ -29,7 +29,7 @@ const chunk = 16
 func (c *Panel) onRun(ctx app.Context, e app.Event) {
 	cfg, notes := c.IConfig, []string(nil)
 	if s := c.IServers; s != nil && dom.SourceID(ctx) == "replay-from-deploy" {
-		cfg, notes = s.Config, s.ReplayNotes()
+		cfg, notes = s.Config, model.ServersReplayNotes(s)
 	}
 	opts, errs := c.form.Options(cfg)
 	opts.Notes = notes

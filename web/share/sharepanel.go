@@ -7,8 +7,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 	"kvleak/web/dom"
-	"kvleak/web/model"
 	"kvleak/web/widget"
 )
 
@@ -61,7 +61,7 @@ func (c *sharePanel) OnImport(fn func(app.Context, []byte) (int, error)) *shareP
 
 // tooLongMsg explains why a long run has no permalink.
 var tooLongMsg = fmt.Sprintf("This run is too much for a link (more than %d requests, %s bytes of state or %s pages touched): use Export JSON to share it.",
-	model.MaxLinkOps, engine.Thousands(model.MaxQueryBytes), engine.Thousands(engine.MaxReplayWork))
+	permalink.MaxLinkOps, engine.Thousands(permalink.MaxQueryBytes), engine.Thousands(engine.MaxReplayWork))
 
 func (c *sharePanel) Render() app.UI {
 	widget.CountRender("sharePanel")

@@ -1,4 +1,4 @@
-package web
+package permalink
 
 import (
 	"os"
@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
-	"kvleak/web/model"
 )
 
 // The README documents one permalink per preset; keep them true.
@@ -19,7 +18,7 @@ func TestReadmeLinksMatchThePresets(t *testing.T) {
 	presets := engine.Presets()
 	require.NotEmpty(t, presets)
 	for _, p := range presets {
-		link := "| `?" + model.EncodeLink(model.LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops}) + "`"
+		link := "| `?" + EncodeLink(LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops}) + "`"
 		assert.True(t, strings.Contains(string(readme), link), "README.md lacks the %s row: %s", p.Slug, link)
 	}
 	assert.Equal(t, len(presets), strings.Count(string(readme), "| `?v="), "one link per preset, and no stale ones")

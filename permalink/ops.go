@@ -1,4 +1,4 @@
-package model
+package permalink
 
 import (
 	"errors"
@@ -44,19 +44,19 @@ func decodeOp(raw string) (engine.Op, error) {
 	case len(fields) == 3 && fields[0] == "x":
 		id, err := strconv.Atoi(fields[1])
 		if err != nil || id < 1 || id > engine.MaxRequests {
-			return engine.Op{}, fmt.Errorf("settle of request %q: not a request number", clip(fields[1]))
+			return engine.Op{}, fmt.Errorf("settle of request %q: not a request number", Clip(fields[1]))
 		}
 		return engine.SettleOp(id, engine.Outcome(fields[2])), nil
 	case (len(fields) == 5 || len(fields) == 6) && fields[0] == "s":
 		n, err := strconv.Atoi(fields[2])
 		if err != nil || len(fields[2]) > 10 {
-			return engine.Op{}, fmt.Errorf("prompt length %q: not a whole number", clip(fields[2]))
+			return engine.Op{}, fmt.Errorf("prompt length %q: not a whole number", Clip(fields[2]))
 		}
 		r := engine.Request{Tenant: fields[1], PromptTokens: n, Content: fields[4]}
 		if len(fields) == 6 {
 			m, err := strconv.Atoi(fields[5])
 			if err != nil || len(fields[5]) > 10 || m < 1 {
-				return engine.Op{}, fmt.Errorf("max_new_tokens %q: not a whole number of at least 1", clip(fields[5]))
+				return engine.Op{}, fmt.Errorf("max_new_tokens %q: not a whole number of at least 1", Clip(fields[5]))
 			}
 			r.MaxNewTokens = m
 		}

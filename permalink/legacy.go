@@ -1,4 +1,4 @@
-package model
+package permalink
 
 import (
 	"errors"
@@ -40,32 +40,33 @@ func (st *LinkState) migrate(version, slot string, seen map[string]bool) error {
 	if version == "1" {
 		st.Config.Allocator = engine.LIFO
 	}
-	st.upgrade("link", "version "+version, onePool, version == "1")
+	st.Upgrade("link", "version "+version, onePool, version == "1")
 	return nil
 }
 
-// upgrade runs a run made before link version 4 (a link, or a run kept in
+// Upgrade runs a run made before link version 4 (a link, or a run kept in
 // the tab) as engine.MigrateV3 says, after giving one made with one pool
-// decode's pool as engine.DecodePoolForSinglePool says; Migrated says so.
-func (st *LinkState) upgrade(what, made string, onePool, lifo bool) {
+// decode's pool as engine.DecodePoolForSinglePool says; Migrated says so,
+// naming it as what (a "link") and made (when: "version 2").
+func (st *LinkState) Upgrade(what, made string, onePool, lifo bool) {
 	c := &st.Config
 	if onePool {
 		c.DecodePoolTokens = engine.DecodePoolForSinglePool(c.ContextTokens, c.PoolTokens, c.PageTokens)
 	}
 	var changed string
 	*c, changed = engine.MigrateV3(*c, st.Ops)
-	st.Migrated = migrationNotice(what, made, *c, onePool, lifo, changed)
+	st.Migrated = MigrationNotice(what, made, *c, onePool, lifo, changed)
 	if p, ok := engine.PresetBySlug(st.Preset); ok && !(reflect.DeepEqual(p.Config, *c) && reflect.DeepEqual(p.Ops, st.Ops)) {
 		st.Preset = "" // the preset has changed since: its name, text and tour are not this run's
 	}
 }
 
-// migrationNotice says what changed in a link or file made with an earlier
+// MigrationNotice says what changed in a link or file made with an earlier
 // version of the playground, so that a reader knows why its outcomes may
 // differ: for one made with one pool, the pool decode was given
 // (engine.DecodePoolForSinglePool, from c's context, pool and page), then
 // engine.MigrateV3's words.
-func migrationNotice(what, made string, c engine.Config, onePool, lifo bool, changed string) string {
+func MigrationNotice(what, made string, c engine.Config, onePool, lifo bool, changed string) string {
 	if !onePool {
 		return fmt.Sprintf("This %s (%s) was made with an earlier version of the playground. %s Outcomes may differ from when it was made.", what, made, changed)
 	}
