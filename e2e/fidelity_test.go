@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kvleak/engine"
+	"kvleak/permalink"
 	"kvleak/web/model"
 )
 
@@ -36,7 +37,7 @@ func lastStep(t *testing.T, cfg engine.Config, ops []engine.Op) string {
 func poolAt(t *testing.T, cfg engine.Config, ops []engine.Op) string {
 	t.Helper()
 	s := model.NewSession()
-	require.NoError(t, s.ApplyLink(model.LinkState{Config: cfg, Ops: ops}))
+	require.NoError(t, s.ApplyLink(model.Link{LinkState: permalink.LinkState{Config: cfg, Ops: ops}}))
 	return shownNow(t, s).Pool
 }
 
