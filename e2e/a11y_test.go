@@ -72,6 +72,7 @@ func runAxe(b *browser, src string) []axeViolation {
 // TestAccessibility runs axe-core's WCAG 2.2 AA rules on each view of the
 // demo and fails listing every violation.
 func TestAccessibility(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	site := serveSite(t)
 	p := mustPreset(t, "demo")
@@ -104,6 +105,7 @@ func TestAccessibility(t *testing.T) {
 	}
 	for _, v := range views {
 		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
 			b := newBrowser(t)
 			if v.dark {
 				_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
@@ -134,6 +136,7 @@ func launchMaps(b *browser) {
 // TestScreenReaderBits checks what axe cannot judge: the live region says
 // what happened, and every grid cell is a focusable button named by its page.
 func TestScreenReaderBits(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")

@@ -28,6 +28,7 @@ type addressBarWrites struct {
 // the third check; without the pagehide listener, or without reading the
 // state first, the fourth and fifth fail.
 func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	resetRun(b)
 	got := run(b, chromedp.Evaluate[addressBarWrites](`(async () => {
@@ -72,7 +73,9 @@ func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
 // (a link opened in a new tab hides the page): there the app writes it in
 // the action itself.
 func TestAHiddenPageWritesTheAddressBarAtOnce(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
+	b.emulateFocus(false)
 	b.Do(chromedp.Evaluate[chromedp.Void](`void window.open("about:blank", "_blank")`, func(p *runtime.EvaluateParams) { p.UserGesture = ptr(true) })) // a tab in front
 	waitFor(b, "the playground's tab to be hidden", `document.hidden`)
 	got := run(b, chromedp.Evaluate[[]string](`(() => {
@@ -107,6 +110,7 @@ type addressBarDrag struct {
 // on the slider fires both events and is written after its paint. Writing
 // at every move, as before, fails the first two checks.
 func TestADragWritesTheAddressBarWhenItEnds(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	choosePreset(b, "demo")
 	waitLate(b)

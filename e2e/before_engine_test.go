@@ -123,6 +123,7 @@ const watchFrames = `(() => {
 // in the same place, with the same page under it, and no frame in between
 // showed another; the tour then goes on with the engine.
 func TestTheTourAnswersBeforeTheEngine(t *testing.T) {
+	t.Parallel()
 	b, release := openEarly(t, "")
 	tapTimed(t, b, "#take-tour", "the first card", tourPosIs(tourWant[0].pos))
 	assert.Equal(t, "tour", activeID(b), "the card has the focus")
@@ -165,6 +166,7 @@ func TestTheTourAnswersBeforeTheEngine(t *testing.T) {
 // ?tour=N opens card N before the engine, and Esc closes it there with the
 // run left at the card's step, as the app does.
 func TestALinkToACardOpensItBeforeTheEngine(t *testing.T) {
+	t.Parallel()
 	b, release := openEarly(t, "?tour=4")
 	waitFor(b, "card 4", tourPosIs(tourWant[3].pos))
 	pressKeys(b, kb.ArrowLeft)
@@ -184,6 +186,7 @@ func TestALinkToACardOpensItBeforeTheEngine(t *testing.T) {
 // the download's progress, the page stays axe clean, and once the engine
 // runs the app gets it, after the value picked before it.
 func TestATapBeforeTheEngineIsKept(t *testing.T) {
+	t.Parallel()
 	b, release := openEarly(t, "")
 	setField(b, "#preset", "symmetric")
 	clickSel(b, "#send")

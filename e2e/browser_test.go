@@ -71,7 +71,22 @@ func newBrowser(t *testing.T) *browser {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a tab in a new browser context: %v", err)
 	}
+	// Tests run side by side in tabs of one browser (t.Parallel): each tab
+	// is told it has the focus, as a lone window would, so that focus and
+	// blur behave as a reader's.
+	b.emulateFocus(true)
 	return b
+}
+
+// emulateFocus tells b's tab it has the focus (and is shown) whatever tab
+// is in front, or, with on false, lets the browser say: a test that hides
+// its page behind another tab turns it off.
+func (b *browser) emulateFocus(on bool) {
+	b.t.Helper()
+	b.Do(func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: on})
+		return chromedp.Void{}, err
+	})
 }
 
 // contextID is the browser context of b's tab, for the browser-wide

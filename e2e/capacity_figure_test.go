@@ -15,6 +15,7 @@ var shortBy = regexp.MustCompile(`short by ([\d,]+)`)
 // reserved tokens never fits decode's budget, so it waits for good in
 // DecodePreallocQueue and names no other shortfall.
 func TestOneShortByFigure(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?v=4&preset=glm-launch")
 	waitFor(b, "the capacity check", `(document.querySelector("#capacity") || {}).textContent?.includes("short by")`)

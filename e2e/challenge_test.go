@@ -29,6 +29,7 @@ func challengeFirst(t *testing.T, n int) int {
 // offered; after a reload the run still solves it, and the challenge
 // opened afresh is still solved, from the progress kept in the browser.
 func TestChallengeSolvedThroughTheFormAfterAReload(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?challenge=1")
@@ -66,6 +67,7 @@ func TestChallengeSolvedThroughTheFormAfterAReload(t *testing.T) {
 // (with its lesson, link and next), the question's answer buttons, and
 // the embed of one challenge.
 func TestChallengePanelAccessibility(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	site := serveSite(t)
 	views := []struct{ name, query string }{
@@ -81,6 +83,7 @@ func TestChallengePanelAccessibility(t *testing.T) {
 	for _, v := range views {
 		for _, width := range []int64{1280, 360} {
 			t.Run(v.name+" "+strconv.Itoa(int(width)), func(t *testing.T) {
+				t.Parallel()
 				b := newBrowser(t)
 				b.Do(chromedp.EmulateViewport(width, 800))
 				b.Open(site + "?" + v.query)
@@ -100,6 +103,7 @@ func TestChallengePanelAccessibility(t *testing.T) {
 // when the panel's markup is new; Close takes the focus to the request
 // form, and the ladder opens another challenge at its heading.
 func TestChallengeProofAnsweredOnThePage(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for i, c := range challenge.Ladder() {
 		if c.Question != "" {

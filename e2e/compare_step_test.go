@@ -14,6 +14,7 @@ import (
 // TestSideBySide toggles the comparison of both doors, and opens it from a
 // link with compare=1.
 func TestSideBySide(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?" + demoQuery)
@@ -47,6 +48,7 @@ func TestSideBySide(t *testing.T) {
 // TestStepThrough walks the demo's log with the buttons and the keyboard,
 // plays it, and pauses it.
 func TestStepThrough(t *testing.T) {
+	t.Parallel()
 	site := serveTestHooks(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
@@ -155,6 +157,7 @@ func TestStepThrough(t *testing.T) {
 // TestReducedMotion asks for reduced motion: the page sees it, nothing
 // animates, and stepping and playing still work.
 func TestReducedMotion(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

@@ -35,8 +35,7 @@ func openHooked(t *testing.T) *browser {
 // serveTestHooks serves the test-hooks site and returns its URL.
 func serveTestHooks(t *testing.T) string {
 	t.Helper()
-	t.Setenv("KVLEAK_SITE", filepath.Join(repoRoot(t), "build", "site-testhooks"))
-	return serveSite(t)
+	return startSiteAt(t, filepath.Join(repoRoot(t), "build", "site-testhooks")).URL
 }
 
 // crashShown waits for the crash banner and checks what it says.
@@ -53,6 +52,7 @@ func crashShown(t *testing.T, b *browser, where string) {
 // banner shows, the run on screen stays, and the page goes on working —
 // and Reload restores the run from the address bar.
 func TestPanicIsContained(t *testing.T) {
+	t.Parallel()
 	b := openTestHooks(t)
 	for _, c := range []struct{ where, trigger string }{
 		{"apply", "#step-back"},
@@ -98,6 +98,7 @@ func TestPanicIsContained(t *testing.T) {
 // The shipped wasm has no test hooks: the trigger exists only in the
 // testhooks build.
 func TestShippedWasmHasNoTestHooks(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	shipped, err := os.ReadFile(filepath.Join(root, "build", "site", "web", "app.wasm"))
 	require.NoError(t, err, "make site first")

@@ -36,6 +36,7 @@ func pasteDeploy(b *browser, prefill, decode string) {
 // /get_server_info, reads the verdict, and follows the replay link to the
 // leak, with nothing pasted in the address bar.
 func TestDeployCheckReplaysTheLeak(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	assert.Equal(t, "status", evalJS[string](b, `document.querySelector("#deploy-verdict").getAttribute("role")`))
 	assert.Equal(t, "polite", evalJS[string](b, `document.querySelector("#deploy-verdict").getAttribute("aria-live")`))
@@ -71,6 +72,7 @@ func TestDeployCheckReplaysTheLeak(t *testing.T) {
 
 // The launch-command form, and the other fixtures' verdicts, in the page.
 func TestDeployCheckVerdicts(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	for dir, want := range map[string]string{
 		"launch-command":   "EXPOSED: prompts of 681,274–1,048,569 tokens",
@@ -98,6 +100,7 @@ func TestDeployCheckVerdicts(t *testing.T) {
 // Bad input says what is wrong with which box, as text, and changes
 // nothing of the run on screen.
 func TestDeployCheckRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	before := readState(b)
 	search := evalJS[string](b, `location.search`)
@@ -130,6 +133,7 @@ func TestDeployCheckRefusesBadInput(t *testing.T) {
 // on screen (only its own elements are judged here; TestAccessibility
 // judges the page).
 func TestDeployCheckAccessibility(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	b := openPlayground(t)
 	for name, boxes := range map[string][2]string{

@@ -16,6 +16,7 @@ const compactEmbed = "?v=3&preset=demo&embed=1"
 // (prefill's is folded), and the height it posts to the embedding page
 // (its content's) stays within 700 px.
 func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(800, 600))
 	site := serveSite(t)
@@ -50,6 +51,7 @@ func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
 
 // view= shows one panel alone.
 func TestCompactEmbedShowsOnePanel(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	site := serveSite(t)
 	for _, c := range []struct{ view, present string }{
@@ -76,6 +78,7 @@ func TestCompactEmbedShowsOnePanel(t *testing.T) {
 
 // theme= forces a colour scheme over the reader's.
 func TestThemeIsForcedByTheLink(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	bg := func(b *browser) string { return evalJS[string](b, `getComputedStyle(document.body).backgroundColor`) }
 
@@ -100,6 +103,7 @@ func TestThemeIsForcedByTheLink(t *testing.T) {
 
 // The Embed button's snippet offers the choices, and its link opens them.
 func TestEmbedSnippetOffersTheChoices(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	clickSel(b, "#embed")
 	waitFor(b, "the snippet", jsExists("#embed-snippet"))

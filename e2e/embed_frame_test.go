@@ -17,6 +17,7 @@ import (
 // A link inside an embed opens the full playground in a new tab: the frame
 // stays the embed the writer put there.
 func TestEmbedLinksOpenInANewTab(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?" + demoQuery + "&embed=1")
@@ -95,6 +96,7 @@ func frameFits(t *testing.T, b, frame *browser) int {
 // its frame to the content: on a phone the compact playground is taller
 // than any fixed height, and a panel alone is shorter.
 func TestEmbedSnippetSizesItsFrame(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	for _, c := range []struct {
 		view  string

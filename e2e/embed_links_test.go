@@ -12,6 +12,7 @@ import (
 // The compact embed (with the door's "See it" links in its settings), a
 // read-only one and each view= panel.
 func TestEmbedLinksStayInTheEmbed(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	site := serveSite(t)
 	type link struct{ Href, Text string }

@@ -11,6 +11,7 @@ import (
 // request, leaves the page alive: Reset then Play once killed the wasm
 // (index out of range), and every click after it threw.
 func TestEveryControlOnAnEmptyRun(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	resetRun(b)
 	pressKeys(b, "p")
@@ -41,6 +42,7 @@ func TestEveryControlOnAnEmptyRun(t *testing.T) {
 // The same in a read-only embed of an empty run, where only the keys and
 // the replay button are left.
 func TestKeysInAReadOnlyEmbedOfAnEmptyRun(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?v=4&ctx=256&pool=128&dpool=160&page=16&reserve=32&mode=vulnerable&alloc=sorted&cancel=both&scrub=0&embed=1&ro=1")
 	pressKeys(b, "p")

@@ -50,14 +50,14 @@ func doorBoxes(b *browser) string {
 }
 
 func TestExperiments(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
-	b := newBrowser(t)
 	const demoLeak = "LEAK: 7 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 125 positions; prefill wrote 1"
 	cases := []struct {
 		name string
-		run  func(t *testing.T)
+		run  func(t *testing.T, b *browser)
 	}{
-		{"door presets: vulnerable leaks, fixed refuses", func(t *testing.T) {
+		{"door presets: vulnerable leaks, fixed refuses", func(t *testing.T, b *browser) {
 			openVerdict(b, site, "demo", demoLeak)
 			assert.Equal(t, "errored.aborted.cancelled", doorBoxes(b), "the vulnerable mode retires all but the pending rejection")
 			clickSel(b, "#door-preset-all")
@@ -71,7 +71,7 @@ func TestExperiments(t *testing.T) {
 			waitVerdict(b, "Rejected with 400 before any page was allocated")
 			assert.Contains(t, readView(b).Search, "&door=rejected&")
 		}},
-		{"errored: decode not told leaks; retired answers 500", func(t *testing.T) {
+		{"errored: decode not told leaks; retired answers 500", func(t *testing.T, b *browser) {
 			openShort(b, site, "door-errored")
 			// The failed transfer wrote nothing: decode attends over A's 120 stale positions.
 			assert.Equal(t, "LEAK: 8 pages of tenant A returned to tenant B with HTTP 200 — decode attended over 120 positions; prefill wrote 0", textOf(b, "#verdict"))
@@ -79,7 +79,7 @@ func TestExperiments(t *testing.T) {
 			waitVerdict(b, "Errored with 500: KV transfer failed (KVPoll.Failed): Internal Server Error")
 			assert.Equal(t, "500", textOf(b, "#status"))
 		}},
-		{"aborted: pages held, C waits; retired frees them", func(t *testing.T) {
+		{"aborted: pages held, C waits; retired frees them", func(t *testing.T, b *browser) {
 			openShort(b, site, "door-aborted")
 			assert.Equal(t, "8", metric(b, "pages-unretired"))
 			assert.Equal(t, "1", metric(b, "waiting"))
@@ -87,14 +87,14 @@ func TestExperiments(t *testing.T) {
 			waitVerdict(b, "OK: HTTP 200 with tenant C's own 3 pages")
 			assert.Equal(t, "0", metric(b, "pages-unretired"))
 		}},
-		{"cancelled: runs for nobody; retired costs nothing", func(t *testing.T) {
+		{"cancelled: runs for nobody; retired costs nothing", func(t *testing.T, b *browser) {
 			openShort(b, site, "door-cancelled")
 			assert.Equal(t, "8", metric(b, "ghost-pages"))
 			clickSel(b, "#door-cancelled")
 			waitFor(b, "no ghost pages", `document.querySelector('#metrics [data-metric="ghost-pages"] dd').textContent === "0"`)
 			assert.Equal(t, "OK: HTTP 200 with tenant B's own 3 pages", textOf(b, "#verdict"))
 		}},
-		{"writer check: 500 instead of a leak, a read per page", func(t *testing.T) {
+		{"writer check: 500 instead of a leak, a read per page", func(t *testing.T, b *browser) {
 			openVerdict(b, site, "demo", demoLeak)
 			wc := mustPreset(t, "writer-check")
 			checked := replayed(t, wc.Config, wc.Ops)
@@ -108,7 +108,7 @@ func TestExperiments(t *testing.T) {
 			waitVerdict(b, demoLeak)
 			assert.NotContains(t, readView(b).Search, "wcheck")
 		}},
-		{"gateway: block, alert, off", func(t *testing.T) {
+		{"gateway: block, alert, off", func(t *testing.T, b *browser) {
 			openShort(b, site, "gateway-block")
 			assert.Equal(t, "block", valueOf(b, "#gateway"))
 			assert.Equal(t, "1", metric(b, "gateway-blocks"))
@@ -121,7 +121,7 @@ func TestExperiments(t *testing.T) {
 			waitVerdict(b, demoLeak)
 			assert.NotContains(t, readView(b).Search, "gw=")
 		}},
-		{"launch tests at launch: (a) passes, (b) and (c) fail", func(t *testing.T) {
+		{"launch tests at launch: (a) passes, (b) and (c) fail", func(t *testing.T, b *browser) {
 			openVerdict(b, site, "glm-launch", "LEAK: 4,095 pages of tenant A and 677,177 pages of tenant D returned to tenant B with HTTP 200 — decode attended over 900,000 positions; prefill wrote 1")
 			// The run with the suite, as the engine replays it: r7 is canary-2.
 			p := mustPreset(t, "glm-launch")
@@ -146,13 +146,13 @@ func TestExperiments(t *testing.T) {
 			waitFor(b, "r7's response selected", fmt.Sprintf(`document.querySelector("#step-pos").textContent.trim() === "Step %d of %d"`, r7.Step, e.Log().Len()))
 			assert.Equal(t, "LEAK: 4,095 pages of tenant A and 677,177 pages of tenant D returned to tenant canary-2 with HTTP 200 — decode attended over 917,504 positions; prefill wrote 1", textOf(b, "#verdict"))
 		}},
-		{"launch tests after remediation: all pass", func(t *testing.T) {
+		{"launch tests after remediation: all pass", func(t *testing.T, b *browser) {
 			openVerdict(b, site, "glm-remediated", "OK: HTTP 200 with tenant B's own 900,000 pages")
 			clickSel(b, "#run-launch")
 			waitFor(b, "the suite's grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 3 of 3 passed."`)
 			assert.Equal(t, []string{"status:pass", "canary:pass", "capacity:pass"}, launchResults(b))
 		}},
-		{"prometheus text", func(t *testing.T) {
+		{"prometheus text", func(t *testing.T, b *browser) {
 			lw := mustPreset(t, "late-write")
 			late := replayed(t, lw.Config, lw.Ops)
 			openVerdict(b, site, "late-write", lateWriteVerdict(t))
@@ -170,14 +170,14 @@ func TestExperiments(t *testing.T) {
 				assert.Contains(t, text, line)
 			}
 		}},
-		{"timeline points open their presets", func(t *testing.T) {
+		{"timeline points open their presets", func(t *testing.T, b *browser) {
 			openVerdict(b, site, "demo", demoLeak)
 			assert.Equal(t, len(model.IncidentTimeline()), countAll(b, "#timeline li"))
 			clickSel(b, `#timeline li[data-preset="glm-remediated-tests"] a`)
 			waitFor(b, "the remediated launch tests", `document.querySelector("#preset").value === "glm-remediated-tests"`)
 			waitFor(b, "their grades", `document.querySelector("#launch-summary").textContent === "Launch tests: 3 of 3 passed."`)
 		}},
-		{"bad values get a message and change nothing", func(t *testing.T) {
+		{"bad values get a message and change nothing", func(t *testing.T, b *browser) {
 			for q, msg := range map[string]string{
 				"door=finished": `the link's settings are not valid: what the door retires "finished": must be "none", "all" or states among rejected, errored, aborted and cancelled joined by dots`,
 				"gw=maybe":      `the link's settings are not valid: AI gateway "maybe": must be "off", "alert" or "block"`,
@@ -189,7 +189,7 @@ func TestExperiments(t *testing.T) {
 				assert.Equal(t, demoLeak, s.Verdict, "%s: the default scenario stays", q)
 			}
 		}},
-		{"axe on the experiments' panels", func(t *testing.T) {
+		{"axe on the experiments' panels", func(t *testing.T, b *browser) {
 			openShort(b, site, "glm-launch-tests")
 			for _, v := range runAxe(b, axeSource(t)) {
 				t.Errorf("axe: %s", v)
@@ -198,8 +198,8 @@ func TestExperiments(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			withT(b, t)
-			tc.run(t)
+			t.Parallel() // each case opens its page in a tab of its own
+			tc.run(t, newBrowser(t))
 		})
 	}
 }

@@ -20,6 +20,7 @@ import (
 // checks the file, imports it back over another scenario, and checks that
 // bad files are refused with a clear message and change nothing.
 func TestExportImport(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	downloads := acceptDownloads(b)

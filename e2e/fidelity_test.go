@@ -63,6 +63,7 @@ func optionValues(b *browser, sel string) []string {
 // runs where the policy decides which pages a request gets: each choice
 // joins the link as alloc=… and changes whose pages the run reuses.
 func TestAllocatorSetting(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "abort-both")
@@ -139,6 +140,7 @@ func TestAllocatorSetting(t *testing.T) {
 // reservation, before decode reads a stale page. The grid is decode's
 // pool, as the model draws it for the mode (poolIn).
 func TestEachModeStopsTheDemoLeak(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
 	demo := mustPreset(t, "demo")
@@ -218,6 +220,7 @@ func TestEachModeStopsTheDemoLeak(t *testing.T) {
 // answers 400, reading no other tenant's KV. It reserved nothing for
 // decoding (engine.MigrateV3). The engine is the judge.
 func TestVersion1Link(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?" + legacyDemoQuery)
@@ -268,6 +271,7 @@ func TestVersion1Link(t *testing.T) {
 // TestDemoTranscript shows the response as the article's demo printed it:
 // the vulnerable engine's three lines, then the fixed engine's one.
 func TestDemoTranscript(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
 	require.Equal(t, 0, countAll(b, "#transcript"), "hidden until asked for")
@@ -303,6 +307,7 @@ func transcriptLines(b *browser) []string {
 // carries tenant A's secret, written late by A's uncancelled prefill half.
 // Draining the deferred release instead leaves C its own KV.
 func TestLateWrite(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	lw, drained := mustPreset(t, "late-write"), mustPreset(t, "late-write-drained")
 	choosePreset(b, "late-write")
@@ -333,6 +338,7 @@ func TestLateWrite(t *testing.T) {
 // the engine's (each request logs both servers' intake, and prefill's
 // release between the transfer and decode's poll).
 func TestKVPollBadges(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
 	type badge struct {

@@ -25,6 +25,7 @@ func modelOf(t *testing.T, query string) *model.Session {
 // prealloc budget, no clamp) opens, still leaks A's pages to B, and says
 // that it was made with an earlier version and what changed (issue 48).
 func TestVersion3DemoLinkStillLeaks(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?" + v3DemoQuery)
 	want := modelOf(t, v3DemoQuery)
@@ -45,6 +46,7 @@ func TestVersion3DemoLinkStillLeaks(t *testing.T) {
 // and at SGLang's default the demo's requests wait in
 // DecodePreallocQueue, which the line under Send says.
 func TestDecodesReserveSetting(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	c := engine.DemoConfig()
 	empty := engine.Budget{Available: c.PagesOf(engine.ServerDecode) * c.PageTokens}

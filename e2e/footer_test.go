@@ -8,6 +8,7 @@ import (
 
 // The page's footer links its sources, each in a new tab.
 func TestFooterLinksTheSources(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	type link struct {
 		Href   string `json:"href"`

@@ -21,6 +21,7 @@ import (
 // milliseconds after the page's own render of the lower panels, which with a
 // tick's gap required between renders made it wait for the ticker.
 func TestAClickRendersBeforeItReturns(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	got := run(b, chromedp.Evaluate[[][]string](`(async () => {
 	  const rows = () => document.querySelector("#scrubber").max;
@@ -57,6 +58,7 @@ func TestAClickRendersBeforeItReturns(t *testing.T) {
 // TestAClickRendersBeforeItReturns). It still renders in its own task; only
 // a render right after a render right after a render waits for the ticker.
 func TestAClickRightAfterARenderRendersAtOnce(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	got := run(b, chromedp.Evaluate[[][]string](`(async () => {
 	  const look = () => [document.querySelector("#scrubber").max, document.querySelector("#step-pos").textContent];
@@ -96,6 +98,7 @@ func TestAClickRightAfterARenderRendersAtOnce(t *testing.T) {
 // A Back does the same for the log's selected row. Without the hold, the
 // log has changed when click() returns.
 func TestTheLowerPanelsFollowAfterThePaint(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	type seen struct {
 		Held, Pos, Rows, Selected, Metrics string
@@ -148,7 +151,9 @@ func TestTheLowerPanelsFollowAfterThePaint(t *testing.T) {
 // paints no frame, so its lower panels would wait for one that never comes
 // (web/lateviews.go); there they change in the action itself.
 func TestAHiddenPageShowsTheLowerPanelsAtOnce(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
+	b.emulateFocus(false)
 	b.Do(chromedp.Evaluate[chromedp.Void](`void window.open("about:blank", "_blank")`, func(p *runtime.EvaluateParams) { p.UserGesture = ptr(true) })) // a tab in front
 	waitFor(b, "the playground's tab to be hidden", `document.hidden`)
 	got := run(b, chromedp.Evaluate[[]string](`(() => {

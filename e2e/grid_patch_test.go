@@ -29,6 +29,7 @@ var (
 // the 681,280-page preset, the cells on the page are the ones a fresh
 // render writes.
 func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
+	t.Parallel()
 	b := openTestHooks(t)
 	check := func(what string) {
 		t.Helper()
@@ -91,6 +92,7 @@ func TestThePatchedGridIsWhatAFreshRenderWrites(t *testing.T) {
 // and a focused cell in the read window shows a ring of its own (the
 // window's outline hid it).
 func TestAStepKeepsTheCellsAndTheFocus(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	choosePreset(b, "demo")
 	scrubTo(b, 22) // B's decode.running: decode attends over its read window

@@ -13,6 +13,7 @@ import (
 // TestHarnessRecordsProblems checks the harness itself: each kind of error
 // it promises to catch is recorded.
 func TestHarnessRecordsProblems(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

@@ -54,6 +54,7 @@ func assertUnchanged(t *testing.T, b *browser, before uiState, after string) {
 // TestNumericFieldsRejectBadInput gives every numeric field every bad value:
 // a message appears beside it and the simulation stays as it was.
 func TestNumericFieldsRejectBadInput(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	before := readState(b)
 	require.Equal(t, "200", before.Status, "the demo is on screen")
@@ -107,6 +108,7 @@ func TestNumericFieldsRejectBadInput(t *testing.T) {
 // TestNumericFieldsAcceptReadableNumbers checks the forms people write
 // numbers in: thousands separators and binary suffixes.
 func TestNumericFieldsAcceptReadableNumbers(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 
 	t.Run("decode pool 681,280", func(t *testing.T) {
@@ -182,6 +184,7 @@ const madeFromUntrustedJS = `[...document.querySelectorAll("*")]
 // tenant's name and in links: it must come back as the literal text, with
 // no element made from it anywhere in the document and no dialog.
 func TestUntrustedTextIsShownAsText(t *testing.T) {
+	t.Parallel()
 	site := serveTestHooks(t)
 	b := newBrowser(t)
 	b.Open(site)

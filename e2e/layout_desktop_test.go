@@ -26,6 +26,7 @@ func openBench(t *testing.T) *browser {
 // two screens of the top, and with Send on screen the response's status is
 // on screen too, and so is the top of the pool.
 func TestDesktopKeepsSendBesideItsResult(t *testing.T) {
+	t.Parallel()
 	b := openBench(t)
 	send := evalJS[float64](b, `document.getElementById("send").getBoundingClientRect().top + scrollY`)
 	t.Logf("Send's top: %.0f px from the top of the page", send)
@@ -50,6 +51,7 @@ func collapseSections(b *browser) int {
 
 // At 1280 px the page with every section folded is at most three screens.
 func TestDesktopPageFoldsToThreeScreens(t *testing.T) {
+	t.Parallel()
 	b := openBench(t)
 	open := evalJS[float64](b, `document.documentElement.scrollHeight`)
 	n := collapseSections(b)
@@ -62,6 +64,7 @@ func TestDesktopPageFoldsToThreeScreens(t *testing.T) {
 // Each link at the top leads to its part of the page, a folded section
 // opened, and takes the focus there; the address bar keeps the run's link.
 func TestEverySectionIsReachableFromTheTop(t *testing.T) {
+	t.Parallel()
 	b := openBench(t)
 	want := []string{"bench", "settings", "door-section", "gateway-section", "launch", "metrics-panel", "prometheus-panel",
 		"log-panel", "deploy", "ctf", "export-trace", "share", "timeline"}
@@ -87,6 +90,7 @@ func TestEverySectionIsReachableFromTheTop(t *testing.T) {
 // Each "why?" opens and closes from the keyboard, and until opened shows
 // one line of its explanation.
 func TestWhyDisclosuresWorkFromTheKeyboard(t *testing.T) {
+	t.Parallel()
 	b := openBench(t)
 	ids := evalJS[[]string](b, `[...document.querySelectorAll("details.why > .hint")].map(p => p.id)`)
 	require.GreaterOrEqual(t, len(ids), 5, "the long explanations fold: %v", ids)
@@ -107,6 +111,7 @@ func TestWhyDisclosuresWorkFromTheKeyboard(t *testing.T) {
 
 // The pipeline's router box says in words why it is struck through.
 func TestRouterSaysWhyItIsStruckThrough(t *testing.T) {
+	t.Parallel()
 	b := openBench(t)
 	router := `#pipeline .stage[data-stage="router"]`
 	assert.Equal(t, "never", evalJS[string](b, `document.querySelector(`+jsLit(router)+`).dataset.state`))

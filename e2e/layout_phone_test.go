@@ -13,6 +13,7 @@ import (
 // in the keyboard's and a screen reader's order too); the verdict is on the
 // first screen.
 func TestPhoneShowsTheRunFirst(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(360, 800))
 	b.Open(serveSite(t) + "?" + demoQuery)
@@ -39,6 +40,7 @@ func TestPhoneShowsTheRunFirst(t *testing.T) {
 // On a phone the Prometheus text scrolls sideways inside its box, and no
 // metric card is too narrow for what it says.
 func TestPhoneKeepsMetricsInTheirBoxes(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(360, 800))

@@ -68,6 +68,7 @@ const markWalkJS = `((marks) => {
 // the panel that shows it, on the demo (at its latest step, an earlier
 // one, and compared), a preset whose transfer fails and one at real scale.
 func TestEveryMarkHasALegendInItsPanel(t *testing.T) {
+	t.Parallel()
 	b := openBench(t)
 	js, err := json.Marshal(marks)
 	if err != nil {

@@ -43,6 +43,7 @@ type loaderWatch struct {
 // the spinning logo made a compositor frame at every vsync
 // (internal/sitegen's script edit wasm-compile, static/app.css).
 func TestTheLoaderIsStillWhileTheWasmLoads(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.beforePageScripts(watchLoader)
@@ -80,6 +81,7 @@ type startWatch struct {
 // (internal/sitegen/preload.go, its script edit wasm-compile). With
 // ?wasm=false, as for crawlers, nothing is compiled.
 func TestTheWasmCompilesWhileThePageIsParsed(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.beforePageScripts(watchStart)

@@ -24,6 +24,7 @@ const (
 // the prerender writes, and one row at most is selected; a row chosen from
 // the keyboard keeps the focus.
 func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
+	t.Parallel()
 	b := openTestHooks(t)
 	check := func(what string) {
 		t.Helper()
@@ -69,6 +70,7 @@ func TestTheMarkedLogIsWhatThePrerenderWrites(t *testing.T) {
 // every block took the next one's place and all 300 rows were parsed
 // again. The log stays the one the prerender writes.
 func TestTheLogKeepsItsBlocksAsItsWindowMoves(t *testing.T) {
+	t.Parallel()
 	site := serveTestHooks(t)
 	b := newBrowser(t)
 	// 10 prompts the API refuses (2 events each), then 40 that both

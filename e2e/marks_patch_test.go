@@ -23,6 +23,7 @@ const (
 // the list on the page is the one a fresh render writes, and a Send keeps
 // the marks' elements.
 func TestThePatchedMarksAreWhatAFreshRenderWrites(t *testing.T) {
+	t.Parallel()
 	b := openTestHooks(t)
 	check := func(what string) {
 		t.Helper()

@@ -10,6 +10,7 @@ import (
 // TestOfflineAfterFirstVisit checks go-app's service worker: after one
 // visit, the page reloads and the wasm app starts with the server gone.
 func TestOfflineAfterFirstVisit(t *testing.T) {
+	t.Parallel()
 	site := startSite(t)
 	b := newBrowser(t)
 	b.Open(site.URL)

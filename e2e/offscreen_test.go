@@ -19,6 +19,7 @@ func skipped(b *browser, sel string) bool {
 // scrolls to them; the pipeline and the pool, which the budgets time, the
 // forms and the log always are.
 func TestPanelsBelowTheFoldAreSkippedUntilScrolledTo(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	below := []string{"#metrics", "#prometheus", "#launch-summary", "#timeline-h"}
 	for _, sel := range below {
@@ -40,6 +41,7 @@ func TestPanelsBelowTheFoldAreSkippedUntilScrolledTo(t *testing.T) {
 // An embed sizes its frame to its content: none of its panels is skipped,
 // so the height it reports is the height it has.
 func TestAnEmbedSkipsNoPanel(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + compactEmbed)
 	require.Greater(t, countAll(b, "#playground .panel"), 2)

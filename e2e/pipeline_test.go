@@ -42,6 +42,7 @@ func currentStage(b *browser) string {
 // is the stage the log's row for that step names, and for the demo (both
 // doors) the whole way is pinned.
 func TestPipelineFollowsTheLog(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	for _, c := range []struct {
 		slug string
@@ -72,6 +73,7 @@ func TestPipelineFollowsTheLog(t *testing.T) {
 // The door says what it checked and what it ignored; the RDMA link says
 // what crossed it.
 func TestPipelineDoorAndLink(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	scrubTo(b, 15) // r2 at the door
 	assert.Equal(t, "Checked req.finished(): false — admitted. Ignored: to_finish = FINISH_ABORT(400), pending since intake.", textOf(b, "#pipeline-door"))
@@ -90,6 +92,7 @@ func TestPipelineDoorAndLink(t *testing.T) {
 // Decode's read window: B's slot of 8 pages is outlined, and the one page
 // B's prefill wrote is marked apart from the 7 it did not.
 func TestReadWindowOutlinesTheSlot(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	assertDemoLeak(t, b)
 	require.True(t, evalJS[bool](b, `document.getElementById("grid").classList.contains("tiles")`), "8 pages are tiles")
@@ -110,6 +113,7 @@ func TestReadWindowOutlinesTheSlot(t *testing.T) {
 // run covers them. A pixel of several pages (model.LayOutMap) shows the
 // leak when any of its pages leaked.
 func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
 	m := mapOf(b, "pool-map")
@@ -183,6 +187,7 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 // The log keeps the selected step's row in view inside its own scroll box,
 // both ways, and leaves the page's scroll alone.
 func TestLogKeepsTheSelectedRowInView(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	rowInLog := func(step int) string {
 		return fmt.Sprintf(`(() => {
@@ -208,6 +213,7 @@ func TestLogKeepsTheSelectedRowInView(t *testing.T) {
 // Next), and without one while the timeline is dragged, where a halo began
 // on every frame, each on a compositor layer of its own (web/run/pipeline.go).
 func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	const halos = `document.getAnimations().filter((a) => a.animationName === "stage-arrive").length`
 	const dragged = `document.getElementById("pipeline").classList.contains("dragged")`
@@ -232,6 +238,7 @@ func TestTheMarkersHaloIsLeftOutOfADrag(t *testing.T) {
 // incident timeline's link loads its preset, and a click elsewhere on the
 // page navigates nowhere.
 func TestALinkOfThePageIsNavigatedInPlace(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	choosePreset(b, "demo")
 	evalJS[bool](b, `(window.kvleakSameDocument = true)`)
@@ -248,6 +255,7 @@ func TestALinkOfThePageIsNavigatedInPlace(t *testing.T) {
 // in a map's order: a value set while the old max held was clamped to it,
 // and about one Send in five left the thumb a request behind.
 func TestTheSlidersThumbFollowsEachSend(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	choosePreset(b, "demo")
 	got := run(b, chromedp.Evaluate[[]string](`(async () => {

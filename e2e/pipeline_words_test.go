@@ -13,6 +13,7 @@ import (
 // each half stands in words, not only as a stage's key; counts agree with
 // their nouns ("1 response").
 func TestPipelineMarksAndWordsAreExplained(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?" + demoQuery + "&step=19")
@@ -40,6 +41,7 @@ func TestPipelineMarksAndWordsAreExplained(t *testing.T) {
 // an identifier's parts (after _ or ., between the words of CamelCase),
 // never inside a word: no "DecodeTransfe/rQueue".
 func TestPipelineCaptionsBreakBetweenWords(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(1280, 800))
 	b.Open(serveSite(t) + "?" + demoQuery)

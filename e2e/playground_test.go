@@ -76,6 +76,7 @@ func assertDemoRejected(t *testing.T, b *browser) {
 // TestDemoLeakVulnerable is the article's demo in vulnerable mode, first as
 // the page opens (the demo preset replayed), then typed into the form.
 func TestDemoLeakVulnerable(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	require.Equal(t, "demo", valueOf(b, "#preset"), "the page opens on the demo preset")
 	require.Equal(t, "vulnerable", valueOf(b, "#mode"))
@@ -96,6 +97,7 @@ func TestDemoLeakVulnerable(t *testing.T) {
 
 // TestDemoFixedRejects is the same demo behind the fixed door.
 func TestDemoFixedRejects(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 
 	t.Run("preset", func(t *testing.T) {
@@ -153,6 +155,7 @@ func assertCellHooks(t *testing.T, b *browser) {
 // TestPlaygroundInteractions covers the smaller controls, one subtest each,
 // all in one browser. Each subtest sets up the state it needs.
 func TestPlaygroundInteractions(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 
 	t.Run("reset empties the log", func(t *testing.T) {
@@ -347,6 +350,7 @@ func TestPlaygroundInteractions(t *testing.T) {
 // phone widths for a human to look at, and checks that nothing is wider
 // than a phone's screen.
 func TestScreenshots(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	dir := filepath.Join(repoRoot(t), "build", "screenshots")
 	shoot := func(name string) {

@@ -59,6 +59,7 @@ func waitFrames(b *browser, n int) {
 // is at most 360 px tall and fits the width, whatever the pool's size: it
 // folds as many pages into a pixel as its box asks (model.LayOutMap).
 func TestPoolMapsFitTheScreen(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
 	for _, w := range []int64{1280, phoneWidth} {
@@ -98,6 +99,7 @@ type segment struct {
 // the pool's free tail follows them. Prefill's map names whose stale KV it
 // keeps. A reader who cannot tell the colours apart gets the same story.
 func TestPoolMapRegionsSayWhatTheResponseSays(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the regions", `document.querySelectorAll("#pool-map-regions .region").length > 0`)

@@ -64,6 +64,7 @@ func canonicalPool(t *testing.T, pool string) string {
 }
 
 func TestPoolNotation(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "B~ A!×7", poolNotation([]string{"B~", "A!", "A!", "A!", "A!", "A!", "A!", "A!"}))
 	assert.Equal(t, "A!7 A~×3 .", poolNotation([]string{"A!7", "A~", "A~", "A~", "."}))
 	assert.Equal(t, "", poolNotation(nil))

@@ -25,6 +25,7 @@ func rendersSince(t *testing.T, b *browser) map[string]int {
 // When the Send does change the form (a message under a field), the page's
 // render still updates it.
 func TestASendDoesNotRenderTheFormAgain(t *testing.T) {
+	t.Parallel()
 	b := openTestHooks(t)
 	// The first Send leaves the preset: the picker changes. The preset's log
 	// may hold rows already, so wait for this Send's own rows (they come in

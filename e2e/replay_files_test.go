@@ -60,6 +60,7 @@ func downloadReplayFiles(b *browser, downloads string) (pairs, tenants string) {
 // -tenants write for the same log and settings, byte for byte: hostile
 // tenant names quoted and written as text.
 func TestReplayDownloadsAreTheCommands(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?" + demoQuery)
 	downloads := acceptDownloads(b)
@@ -91,6 +92,7 @@ func TestReplayDownloadsAreTheCommands(t *testing.T) {
 // replay at their settings, says which, and replays there: the numbers and
 // the files are those of kvleak replay -prefill -decode on the same files.
 func TestReplayAtTheDeployChecksServers(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	downloads := acceptDownloads(b)
 	assert.Zero(t, countAll(b, "#replay-from-deploy"), "nothing to offer before a check")

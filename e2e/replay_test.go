@@ -62,6 +62,7 @@ func runReplay(b *browser, timeout time.Duration) {
 // sending them does: B's response leaks through the vulnerable door and
 // is refused by the fixed one; the first leak's link opens that run.
 func TestReplayPastedDemo(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	assert.Equal(t, "false", evalJS[string](b, `document.querySelector("#replay-result").dataset.done`))
 	setValueOnly(b, "#replay-text", replayDemoLog)
@@ -85,6 +86,7 @@ func TestReplayPastedDemo(t *testing.T) {
 // keeps painting throughout. The sample is fetched only once picked. How
 // long it took is reported, not asserted: make bench holds its budgets.
 func TestReplayMooncakeHour(t *testing.T) {
+	t.Parallel()
 	text, err := os.ReadFile(filepath.Join(repoRoot(t), "static", "traces", "mooncake-conversation.csv"))
 	require.NoError(t, err)
 	cfg := engine.DemoConfig()
@@ -136,6 +138,7 @@ func TestReplayMooncakeHour(t *testing.T) {
 // replayed, and no sample is fetched (go-app writes the none option
 // without its empty value, so the browser sends its text).
 func TestReplaySampleBackToNone(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	setValueOnly(b, "#replay-text", replayDemoLog)
 	setField(b, "#replay-sample", "azure-llm-code-2023")
@@ -151,6 +154,7 @@ func TestReplaySampleBackToNone(t *testing.T) {
 // read or skipped with a message; the page lives (the random walk found a
 // line 5,000 levels deep overflowing the browser's stack).
 func TestReplayDeeplyNestedLine(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	for _, depth := range []int{jsonlite.MaxDepth - 1, 5000} {
 		line := `{"t": 1, "tenant": "B", "prompt_tokens": 125, "output_tokens": 4, "x": ` + strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth) + "}"
@@ -168,6 +172,7 @@ func TestReplayDeeplyNestedLine(t *testing.T) {
 // A bad log, and a bad setting, say what is wrong and change nothing: the
 // last result stays as it was.
 func TestReplayRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	setValueOnly(b, "#replay-text", replayDemoLog)
 	runReplay(b, uiTimeout)
@@ -214,6 +219,7 @@ func TestReplayRefusesBadInput(t *testing.T) {
 // counted, the rest replayed; N tenants by a seed share the log's
 // requests as the command's -share and -seed do.
 func TestReplayFile(t *testing.T) {
+	t.Parallel()
 	log := "t,tenant,prompt_tokens,output_tokens\n0,A,120,4\n0.5,C,x,4\n1,B,125,4\n"
 	path := filepath.Join(t.TempDir(), "log.csv")
 	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
@@ -244,9 +250,11 @@ func TestReplayFile(t *testing.T) {
 // The panel passes axe-core's rules with a result on screen, in both
 // colour schemes (only its own elements are judged here).
 func TestReplayAccessibility(t *testing.T) {
+	t.Parallel()
 	src := axeSource(t)
 	for _, theme := range []string{"light", "dark"} {
 		t.Run(theme, func(t *testing.T) {
+			t.Parallel()
 			b := newBrowser(t)
 			b.Open(serveSite(t) + "?theme=" + theme)
 			setValueOnly(b, "#replay-text", replayDemoLog)
@@ -265,9 +273,11 @@ func TestReplayAccessibility(t *testing.T) {
 // and phone widths, light and dark, for a human to look at
 // (build/screenshots/replay-*.png; docs/screens keeps the reviewed ones).
 func TestReplayScreenshots(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(repoRoot(t), "build", "screenshots")
 	for _, theme := range []string{"light", "dark"} {
 		t.Run(theme, func(t *testing.T) {
+			t.Parallel()
 			b := newBrowser(t)
 			b.Open(serveSite(t) + hourLink + "&theme=" + theme)
 			setField(b, "#replay-sample", "mooncake-conversation")

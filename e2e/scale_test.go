@@ -32,6 +32,7 @@ func pageRange(t *testing.T, page string) (first, last int) {
 // one-token pages, decode's, the grid, of 1,048,576), sends a request into
 // it, and zooms from the whole of decode's pool down to pages.
 func TestRealScalePreset(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page*="-"]`))
@@ -131,6 +132,7 @@ func TestRealScalePreset(t *testing.T) {
 // still happens (a render on focus replaced the cell's run before mouseup,
 // and the browser fired no click).
 func TestHeldClickOnAnUnfocusedCellZooms(t *testing.T) {
+	t.Parallel()
 	b := openHooked(t)
 	choosePreset(b, "glm-launch")
 	waitFor(b, "the real-scale grid", jsExists(`#grid .cell[data-page*="-"]`))

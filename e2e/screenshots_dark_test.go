@@ -14,6 +14,7 @@ import (
 // of shootViews in the dark colour scheme at desktop and phone widths, for
 // a human to look at, and checks that the page did take the dark colours.
 func TestScreenshotsDark(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},

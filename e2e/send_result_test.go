@@ -11,6 +11,7 @@ import (
 // Send button says what came of it and leads to the response; the one
 // status region (#announce) is the only one that announces it.
 func TestSendSaysItsOutcomeBesideTheButton(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	setField(b, "#mode", "fixed")
 	waitFor(b, "the outcome of the settings' change", `(document.querySelector("#send-result") || {}).textContent?.includes("HTTP 400")`)

@@ -36,6 +36,7 @@ func copyLinkWith(t *testing.T, setting cdpbrowser.PermissionSetting) (*browser,
 // TestCopyLinkWithClipboard: with the clipboard granted, the link is on
 // the clipboard and the message says so.
 func TestCopyLinkWithClipboard(t *testing.T) {
+	t.Parallel()
 	b, s := copyLinkWith(t, cdpbrowser.PermissionSettingGranted)
 	assert.Equal(t, "Link copied to the clipboard.", s.ShareMsg)
 	clip := run(b, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
@@ -45,6 +46,7 @@ func TestCopyLinkWithClipboard(t *testing.T) {
 // TestCopyLinkWithoutClipboard: with the clipboard denied, the link is
 // shown for copying by hand, and nothing claims it was copied.
 func TestCopyLinkWithoutClipboard(t *testing.T) {
+	t.Parallel()
 	_, s := copyLinkWith(t, cdpbrowser.PermissionSettingDenied)
 	assert.Equal(t, "Link ready below.", s.ShareMsg)
 }

@@ -23,6 +23,7 @@ import (
 // with a caption linking to the same state in the full playground; ro=1
 // also hides the controls, and means nothing outside embed mode.
 func TestEmbedMode(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
@@ -99,6 +100,7 @@ func embedHost(t *testing.T) (port string) {
 // way the frame's app must start with no console error, show the demo's
 // leak, and size the iframe through postMessage.
 func TestEmbedExampleCrossSite(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t) // http://127.0.0.1:P1/...
 	host := "http://localhost:" + embedHost(t)
 	page := host + "/embed-example.html?app=" + url.QueryEscape(site)
@@ -210,6 +212,7 @@ func checkEmbedExample(t *testing.T, b, frame *browser) {
 // iframe at the app's origin, bounds the height, and refuses a ?app= that
 // is not an http(s) address.
 func TestEmbedExampleScript(t *testing.T) {
+	t.Parallel()
 	host := "http://localhost:" + embedHost(t)
 	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -280,6 +283,7 @@ func TestEmbedExampleScript(t *testing.T) {
 // own server, under its Content-Security-Policy: the external script runs,
 // the frame (same origin, the default ?app) loads and the height follows.
 func TestEmbedExampleSameOrigin(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	checkInitialHeight(t)
 	b := newBrowser(t)

@@ -18,19 +18,22 @@ import (
 // TestPermalinkSchemaMatchesDemo pins the link helpers to the schema the
 // issue documents: the demo preset encodes to the issue's example link.
 func TestPermalinkSchemaMatchesDemo(t *testing.T) {
+	t.Parallel()
 	p := mustPreset(t, "demo")
 	assert.Equal(t, demoQuery, linkQuery(p.Slug, p.Config, p.Ops))
 }
 
 // TestPermalinkOpensEveryPreset opens each preset's permalink: the run
 // replays to the pinned outcome, and &step=N lands on step N. One subtest
-// per preset, so that one preset's failure does not hide the others'.
+// per preset, in a tab of its own beside the others, so that one preset's
+// failure does not hide the others'.
 func TestPermalinkOpensEveryPreset(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
-	b := newBrowser(t)
 	for _, p := range engine.Presets() {
 		t.Run(p.Slug, func(t *testing.T) {
-			withT(b, t)
+			t.Parallel()
+			b := newBrowser(t)
 			start := time.Now()
 			q := linkQuery(p.Slug, p.Config, p.Ops)
 			b.Open(site + "?" + q)
@@ -56,12 +59,13 @@ func TestPermalinkOpensEveryPreset(t *testing.T) {
 // every preset by TestPermalinkOpensEveryPreset). A page load per step took
 // this test to 564 s of the suite on a loaded 2-core machine.
 func TestPresetStepsAsPinned(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
-	b := newBrowser(t)
 	slugs, _ := engine.PresetNames()
 	for _, slug := range slugs {
 		t.Run(slug, func(t *testing.T) {
-			withT(b, t)
+			t.Parallel()
+			b := newBrowser(t)
 			want := presetWantOf(t, slug)
 			require.NotEmpty(t, want.Steps)
 			b.Open(site + "?v=4&preset=" + slug)
@@ -80,6 +84,7 @@ func TestPresetStepsAsPinned(t *testing.T) {
 // TestPermalinkFollowsTheUI changes a setting and checks that the address
 // bar becomes a link to the new state, which a fresh tab opens as is.
 func TestPermalinkFollowsTheUI(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "demo")
@@ -115,6 +120,7 @@ func TestPermalinkFollowsTheUI(t *testing.T) {
 // TestCopyLinkRoundTrips presses "Copy link": #share-url holds a link that
 // opens the same state in a fresh tab.
 func TestCopyLinkRoundTrips(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	p := mustPreset(t, "glm-launch")
@@ -139,8 +145,8 @@ func TestCopyLinkRoundTrips(t *testing.T) {
 // scenario with a banner saying why, quickly, with no uncaught exception
 // (the harness fails the test on one).
 func TestHostileLinks(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
-	b := newBrowser(t)
 	def := expectAt(t, "demo", 0)
 	// The demo's link with one parameter replaced or added.
 	with := func(kv ...string) string {
@@ -188,18 +194,28 @@ func TestHostileLinks(t *testing.T) {
 		{"too many pages", linkQuery("", heavy, heavyOps), "would touch " + engine.Thousands(heavyWork) + " pages; a link may ask for at most " + engine.Thousands(engine.MaxReplayWork)},
 	}
 	for _, c := range cases {
-		start := time.Now()
-		b.Open(site + "?" + c.query)
-		s := waitView(b, c.name+": banner over the default scenario", func(s pageView) bool {
-			return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict && s.StepPos == def.StepPos
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // a tab each: the cases share nothing
+			hostileLink(t, site+"?"+c.query, c.name, c.banner, def)
 		})
-		t.Logf("%s: banner after %s", c.name, time.Since(start).Round(time.Millisecond))
-		assert.Contains(t, s.Banner, "This link could not be opened.", c.name)
-		assert.Contains(t, s.Banner, c.banner, c.name)
-		assert.Contains(t, s.Banner, "The default scenario is shown instead.", c.name)
-		assert.Less(t, len(s.Banner), 400, "%s: the banner quotes at most a clip of the link", c.name)
-		assert.Equal(t, "alert", run(b, chromedp.Evaluate[string](`document.getElementById("banner").getAttribute("role")`)), c.name)
 	}
+}
+
+// hostileLink opens a link the playground must refuse: a banner that says
+// why over the default scenario, and Dismiss keeps the scenario.
+func hostileLink(t *testing.T, link, name, banner string, def expectation) {
+	b := newBrowser(t)
+	start := time.Now()
+	b.Open(link)
+	s := waitView(b, name+": banner over the default scenario", func(s pageView) bool {
+		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict && s.StepPos == def.StepPos
+	})
+	t.Logf("%s: banner after %s", name, time.Since(start).Round(time.Millisecond))
+	assert.Contains(t, s.Banner, "This link could not be opened.", name)
+	assert.Contains(t, s.Banner, banner, name)
+	assert.Contains(t, s.Banner, "The default scenario is shown instead.", name)
+	assert.Less(t, len(s.Banner), 400, "%s: the banner quotes at most a clip of the link", name)
+	assert.Equal(t, "alert", run(b, chromedp.Evaluate[string](`document.getElementById("banner").getAttribute("role")`)), name)
 
 	// Dismiss hides the banner and keeps the scenario.
 	b.Do(chromedp.Click(chromedp.CSS("#banner button")))
@@ -212,6 +228,7 @@ func TestHostileLinks(t *testing.T) {
 // a returning reader's browser, whose service worker answers navigations
 // from its cache whatever the query, hands the app the whole megabyte.
 func TestMegabyteLink(t *testing.T) {
+	t.Parallel()
 	site := startSite(t)
 	def := expectAt(t, "demo", 0)
 	huge := demoQuery + "&op=s,A,1,-," + strings.Repeat("x", 1<<20)

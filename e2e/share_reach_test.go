@@ -13,6 +13,7 @@ import (
 // reader to the share panel; the snippet has a Copy button, and the panel
 // links the example page that sizes its frame.
 func TestShareAndEmbedFromTheTop(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	setClipboard(b, site, cdpbrowser.PermissionSettingGranted)

@@ -39,11 +39,17 @@ func builtSite(t *testing.T) (dir, prefix string) {
 	if d := os.Getenv("KVLEAK_SITE"); d != "" { // another build, e.g. under a prefix
 		dir = d
 	}
+	return dir, builtPrefix(t, dir)
+}
+
+// builtPrefix is the prefix the site in dir was built under.
+func builtPrefix(t *testing.T, dir string) string {
+	t.Helper()
 	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	if err != nil {
 		t.Fatalf("%s/index.html is missing: run `make site` first (make test does it)", dir)
 	}
-	return dir, sitePrefix(t, string(index))
+	return sitePrefix(t, string(index))
 }
 
 // manifestLink finds the manifest URL; go-app writes attributes in random
@@ -74,7 +80,14 @@ type testSite struct {
 
 func startSite(t *testing.T) *testSite {
 	t.Helper()
-	dir, prefix := builtSite(t)
+	dir, _ := builtSite(t)
+	return startSiteAt(t, dir)
+}
+
+// startSiteAt serves the site built in dir (the test-hooks build, say).
+func startSiteAt(t *testing.T, dir string) *testSite {
+	t.Helper()
+	prefix := builtPrefix(t, dir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

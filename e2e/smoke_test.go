@@ -11,6 +11,7 @@ import (
 // TestSmoke loads the generated site the way a reader would: the wasm app
 // starts, nothing errors, and the main control is there.
 func TestSmoke(t *testing.T) {
+	t.Parallel()
 	url := serveSite(t)
 	b := newBrowser(t)
 	b.Open(url)

@@ -23,6 +23,7 @@ const (
 // walk, so a replay takes the same actions but may meet a slightly
 // different page.
 func TestSoak(t *testing.T) {
+	t.Parallel()
 	seed := soakEnv(t, "SOAK_SEED", soakDefaultSeed)
 	n := int(soakEnv(t, "SOAK_ACTIONS", soakDefaultActions))
 	t.Logf("soak: seed %d, %d actions (replay: SOAK_SEED=%d SOAK_ACTIONS=%d)", seed, n, seed, n)

@@ -22,6 +22,7 @@ import (
 // serves it with the hardened server. The app starts at /kvleak/, its links
 // stay under it, and nothing is served outside it.
 func TestSubPath(t *testing.T) {
+	t.Parallel()
 	const prefix = "/kvleak"
 	root := repoRoot(t)
 	wasm := filepath.Join(root, "build", "app.wasm")

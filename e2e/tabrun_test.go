@@ -17,6 +17,7 @@ import (
 // reload restores it, and another browser that opens the same address
 // gets a message, not the default scenario in silence.
 func TestLongRunIsKeptInTheTab(t *testing.T) {
+	t.Parallel()
 	cfg := engine.DemoConfig()
 	// 64 one-token pages on each server; 2-token prompts fit SGLang's
 	// limit on both (58).

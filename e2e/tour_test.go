@@ -43,6 +43,7 @@ func onCard(t *testing.T, b *browser, n int) {
 // The tour by buttons and by keys, forward and back; Esc closes it and the
 // focus goes back to where it was.
 func TestTourWalksTheArgument(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t)
 	clickSel(b, "#take-tour")
 	onCard(t, b, 1)
@@ -73,6 +74,7 @@ func TestTourWalksTheArgument(t *testing.T) {
 // ?tour=3 opens the tour at that card; the last card's fixes work on the
 // live engine.
 func TestTourOpensFromTheLinkAndTriesTheFix(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?tour=3")
 	onCard(t, b, 3)
@@ -101,6 +103,7 @@ func TestTourOpensFromTheLinkAndTriesTheFix(t *testing.T) {
 
 // The tour at a phone's width and under reduced motion, and axe on it.
 func TestTourOnAPhoneIsAccessible(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(360, 740))
 	b.Open(serveSite(t) + "?tour=4")

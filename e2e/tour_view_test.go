@@ -69,9 +69,11 @@ func spotOf(t *testing.T, b *browser) string {
 // screen in full, beside or above the card and never under it: at a
 // desktop's width and at a phone's.
 func TestTourCardShowsWhatItTalksAbout(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	for _, w := range []int64{1280, 360} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			t.Parallel()
 			b := newBrowser(t)
 			b.Do(chromedp.EmulateViewport(w, 800))
 			b.Open(site + "?tour=1")
@@ -93,6 +95,7 @@ func TestTourCardShowsWhatItTalksAbout(t *testing.T) {
 // Under prefers-reduced-motion a card jumps to its part of the page: the
 // page scrolls once, with no frames in between.
 func TestTourScrollsWithoutMotionWhenAskedTo(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
@@ -129,6 +132,7 @@ func stepOf(t *testing.T, b *browser, sel string) string {
 // reader steps away from it (the card says so), and after the last card's
 // fix has changed the run.
 func TestTourAndStepperAgree(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Open(site + "?tour=3")
@@ -159,6 +163,7 @@ func TestTourAndStepperAgree(t *testing.T) {
 // A card that puts the demo back over the reader's own change says so, in
 // a line that is shown and announced.
 func TestTourSaysWhenItPutsTheDemoBack(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	b.Open(serveSite(t) + "?tour=4")
 	waitFor(b, "card 4", `(document.querySelector("#tour-pos") || {}).textContent?.includes("card 4 of 8")`)

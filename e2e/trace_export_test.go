@@ -18,6 +18,7 @@ import (
 // download, and checks that it is a trace naming both servers, byte for
 // byte what `kvleak trace -link` prints for the same link.
 func TestExportTrace(t *testing.T) {
+	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
 	downloads := acceptDownloads(b)

@@ -19,6 +19,7 @@ import (
 // (internal/wasmdata). The browser tests run these wasms, so the
 // merged data is the data the page starts with.
 func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	for _, site := range []string{"site", "site-testhooks"} {
 		b, err := os.ReadFile(filepath.Join(root, "build", site, "web", "app.wasm"))
@@ -50,6 +51,7 @@ const wasmShare = 1_292_000
 // adds back more than the headroom fails here before the bench sees it
 // (docs/performance.md has the figures).
 func TestTheShippedWasmFitsItsShareOfTheFirstVisit(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	flags, err := os.ReadFile(filepath.Join(root, "build", "site-flags"))
 	require.NoError(t, err, "make site first")
