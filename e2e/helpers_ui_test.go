@@ -17,9 +17,10 @@ import (
 // a DOM condition, through waitFor (wait_test.go).
 
 // uiTimeout bounds a wait for the UI to react to an event. The app answers
-// in well under a second; the margin is for a loaded CI machine, and a
-// failing wait should not hold the suite up for a minute.
-const uiTimeout = 15 * time.Second
+// in well under a second; the margin is for a loaded CI machine running
+// four tabs at once on two cores, and a failing wait should not hold the
+// suite up for a minute.
+const uiTimeout = 30 * time.Second
 
 // jsLit quotes s as a JavaScript string literal (valid as a CSS string too:
 // no \u escapes for <, > or &).
