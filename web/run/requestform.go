@@ -74,7 +74,7 @@ func (c *requestForm) Render() app.UI {
 	return app.Section().ID("request").Class("panel").Aria("labelledby", "request-h").Body(
 		app.H2().ID("request-h").Text("Send a request"),
 		app.Div().Class("field").Body(
-			app.Label().For(model.Tenant.ID()).Text(model.Tenant.Label()),
+			widget.Label(model.Tenant.ID(), model.Tenant.Label()),
 			app.Div().Class("row").Body(
 				app.Select().ID(model.Tenant.ID()).OnChange(widget.Safe(c.onTenantChange)).Body(tenants...),
 				app.Button().ID("add-tenant").Type("button").Class("secondary").Text("Add tenant").
@@ -83,7 +83,7 @@ func (c *requestForm) Render() app.UI {
 			widget.FieldError(model.Tenant, v.Errs[model.Tenant]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(model.TenantName.ID()).Text(model.TenantName.Label()),
+			widget.Label(model.TenantName.ID(), model.TenantName.Label()),
 			app.Div().Class("row").Body(
 				c.textInput(model.TenantName, v.Rename).Attr("maxlength", engine.MaxTenantLen).Placeholder("new name"),
 				app.Button().ID("rename").Type("button").Class("secondary").Text("Rename").
@@ -93,18 +93,18 @@ func (c *requestForm) Render() app.UI {
 		),
 		widget.NumberField(model.PromptTokens, v.Prompt, v.PromptHint, v.Errs[model.PromptTokens], widget.Safe(c.onPromptChange), widget.Safe(c.onInput)),
 		app.Div().Class("field").Body(
-			app.Label().For(model.Secret.ID()).Text(model.Secret.Label()),
+			widget.Label(model.Secret.ID(), model.Secret.Label()),
 			c.textInput(model.Secret, v.Secret).Attr("maxlength", engine.MaxContentLen),
 			widget.FieldError(model.Secret, v.Errs[model.Secret]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(model.MaxNew.ID()).Text(model.MaxNew.Label()),
+			widget.Label(model.MaxNew.ID(), model.MaxNew.Label()),
 			c.textInput(model.MaxNew, v.MaxNew).Attr("inputmode", "numeric").Aria("describedby", model.MaxNew.ID()+"-hint"),
 			widget.Hint(model.MaxNew.ID()+"-hint", model.MaxNew.Label(), model.MaxNew.Hint()),
 			widget.FieldError(model.MaxNew, v.Errs[model.MaxNew]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(model.EndEarly.ID()).Text(model.EndEarly.Label()),
+			widget.Label(model.EndEarly.ID(), model.EndEarly.Label()),
 			app.Select().ID(model.EndEarly.ID()).OnChange(widget.Safe(c.onEndChange)).Body(endOpts...),
 			widget.FieldError(model.EndEarly, v.Errs[model.EndEarly]),
 		),

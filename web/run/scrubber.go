@@ -36,7 +36,7 @@ func (c *scrubber) Render() app.UI {
 	widget.CountRender("scrubber")
 	if c.IOf == 0 {
 		return app.Div().ID("step-timeline").Class("scrub").Body(
-			app.Label().For("scrubber").Text("Timeline"),
+			widget.Label("scrubber", "Timeline"),
 			app.Input().Type("range").ID("scrubber").Min(0).Max(0).Value("0").Disabled(true),
 			app.P().Class("hint").Text("Send a request to see its way through the engine."),
 		)

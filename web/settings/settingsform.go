@@ -73,7 +73,7 @@ func (c *settingsForm) renderPresets() app.UI {
 		opts[i] = widget.Option(o.Value, o.Label, o.Value == v.Selected)
 	}
 	return app.Div().Class("field").Body(
-		app.Label().For("preset").Text("Scenario"),
+		widget.Label("preset", "Scenario"),
 		app.Select().ID("preset").Aria("describedby", "preset-desc").OnChange(widget.Safe(c.onPresetChange)).Body(opts...),
 		widget.Hint("preset-desc", "Scenario", v.Description),
 	)

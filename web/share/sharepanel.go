@@ -90,7 +90,7 @@ func (c *sharePanel) Render() app.UI {
 		}),
 		app.If(c.link != "", func() app.UI {
 			return app.Div().Class("field").Body(
-				app.Label().For("share-url").Text("Link to this run"),
+				widget.Label("share-url", "Link to this run"),
 				app.Input().Type("text").ID("share-url").ReadOnly(true).Value(c.link),
 			)
 		}),
@@ -99,7 +99,7 @@ func (c *sharePanel) Render() app.UI {
 				c.embedOptions(),
 				app.Div().Class("field").Body(
 					app.Div().Class("row label-row").Body(
-						app.Label().For("embed-snippet").Text("Embed snippet"),
+						widget.Label("embed-snippet", "Embed snippet"),
 						app.Button().ID("copy-snippet").Type("button").Class("secondary").Text("Copy").
 							Aria("describedby", "embed-snippet").OnClick(widget.Safe(c.onCopySnippet)),
 					),
