@@ -42,7 +42,7 @@ func (c *scrubber) Render() app.UI {
 		)
 	}
 	return app.Div().ID("step-timeline").Class("scrub").Body(
-		app.Label().For("scrubber").Text("Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
+		widget.Label("scrubber", "Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(widget.Safe(c.onInput)).OnChange(widget.Safe(c.onChange)),

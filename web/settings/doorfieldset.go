@@ -47,11 +47,15 @@ func (c *doorFieldset) Render() app.UI {
 		box := id + "-" + it.Value
 		items[i] = app.Li().DataSet("state", it.Value).Body(
 			widget.Checkbox(box, it.On).DataSet("state", it.Value).Aria("describedby", box+"-hint").OnChange(widget.Safe(c.onBox)),
-			// Texts as raw markup (escaped): it costs the wasm a fraction
+			// Texts as raw markup where no link is (escaped): it costs the wasm a fraction
 			// of go-app's element calls (docs/performance.md).
-			app.Raw(`<label for="`+e(box)+`">`+e(it.Label)+`</label>`),
-			app.Raw(`<p id="`+e(box)+`-hint" class="hint"><strong>Retired: </strong>`+e(it.Retired)+`<br><strong>Not retired: </strong>`+e(it.Unchecked)+
-				` <a href="`+e(model.PresetHrefIn(c.IView, it.Preset))+`" data-preset="`+e(it.Preset)+`">See it: `+e(it.PresetName)+`</a></p>`),
+			widget.Label(box, it.Label),
+			app.P().ID(box+"-hint").Class("hint").Body(
+				app.Raw(`<strong>Retired: </strong>`), app.Text(it.Retired), app.Raw(`<br>`),
+				app.Raw(`<strong>Not retired: </strong>`), app.Text(it.Unchecked), app.Text(" "),
+				// An element, for go-app to put the link under a prefixed site's path.
+				app.A().Href(model.PresetHrefIn(c.IView, it.Preset)).DataSet("preset", it.Preset).Text("See it: "+it.PresetName),
+			),
 		)
 	}
 	return app.FieldSet().ID(id).Class("field door").Aria("describedby", id+"-hint").Body(

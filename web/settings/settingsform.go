@@ -57,7 +57,7 @@ func (c *settingsForm) OnFlag(fn func(app.Context, model.Field, bool)) *settings
 func (c *settingsForm) Render() app.UI {
 	widget.CountRender("settingsForm")
 	return app.Section().ID("settings").Class("panel").Aria("labelledby", "settings-h").Body(
-		app.H2().ID("settings-h").Text("Engine settings"),
+		app.Raw(`<h2 id="settings-h">Engine settings</h2>`),
 		c.renderPresets(),
 		NewRows().Settings(c.ISettings).View(c.IView).OnNumber(c.onNumber).OnChoice(c.onChoice).OnFlag(c.onFlag),
 		app.If(c.INotice != "", func() app.UI {

@@ -76,7 +76,7 @@ func (c *sharePanel) embedOptions() app.UI {
 		themes = append(themes, widget.Option(t, t, c.embed.theme == t))
 	}
 	return app.FieldSet().ID("embed-options").Class("embed-options").Body(
-		app.Legend().Text("Embed options"),
+		app.Raw(`<legend>Embed options</legend>`),
 		app.Div().Class("field").Body(
 			widget.Label("embed-view", "Show"),
 			app.Select().ID("embed-view").OnChange(widget.Safe(c.onEmbedOption)).Body(panels...),

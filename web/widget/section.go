@@ -12,7 +12,7 @@ import (
 // sections) lands on it. go-app leaves open alone once rendered: a folded
 // section stays folded across renders.
 func Section(id, cls, headID, title string, body ...app.UI) app.UI {
-	head := app.Summary().Body(app.Raw(`<h2 id="` + html.EscapeString(headID) + `">` + html.EscapeString(title) + `</h2>`))
+	head := app.Raw(`<summary><h2 id="` + html.EscapeString(headID) + `">` + html.EscapeString(title) + `</h2></summary>`)
 	return app.Details().ID(id).Class("panel section "+cls).Open(true).Aria("labelledby", headID).
 		Body(append([]app.UI{head}, body...)...)
 }

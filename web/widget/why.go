@@ -26,10 +26,8 @@ func Hint(id, name, text string) app.UI {
 		return p
 	}
 	return app.Details().Class("why").Body(
-		app.Summary().Body(
-			app.Raw(`<span class="why-line" aria-hidden="true">`+e(text)+`</span>`),
-			app.Raw(`<span class="why-label">why?<span class="visually-hidden"> (`+e(name)+`)</span></span>`),
-		),
+		app.Raw(`<summary><span class="why-line" aria-hidden="true">`+e(text)+`</span>`+
+			`<span class="why-label">why?<span class="visually-hidden"> (`+e(name)+`)</span></span></summary>`),
 		p,
 	)
 }
