@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"sort"
 )
 
 // Allocator is the free-list policy of the KV pool's allocator. It decides
@@ -99,7 +100,7 @@ func (l *freeList) put(p Pages) {
 	case LIFO:
 		// The paged free() prepends torch.unique(pages): ascending page ids.
 		runs := slices.Clone(p)
-		slices.SortFunc(runs, func(a, b Run) int { return a.First - b.First })
+		sortRuns(runs)
 		for i := len(runs) - 1; i >= 0; i-- {
 			l.free.pushFront(runs[i])
 		}
@@ -124,7 +125,7 @@ func (l *freeList) mergeAndSortFree() int {
 		runs = append(runs, *l.free.front())
 		l.free.popFront()
 	}
-	slices.SortFunc(runs, func(a, b Run) int { return a.First - b.First })
+	sortRuns(runs)
 	for _, r := range runs {
 		l.free.pushBack(r)
 	}
@@ -146,4 +147,12 @@ func (l *freeList) ids() []int32 {
 	}
 	Pages(l.staged).Each(func(id int) bool { out = append(out, int32(id)); return true })
 	return out
+}
+
+// sortRuns puts runs in page order. sort.SliceStable, not slices.SortFunc:
+// a slices sort is instantiated per element type, and each costs the wasm
+// ~18 KB of code (docs/performance.md, "the bytes"); the ids are unique,
+// so stable or not is the same order.
+func sortRuns(runs []Run) {
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].First < runs[j].First })
 }

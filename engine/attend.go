@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"maps"
 	"slices"
 )
 
@@ -29,7 +28,12 @@ func (t *pageTable) attend(read Pages, committed int, run func(first, n int, w i
 	}
 	// In page order, so that what move builds does not follow the map's.
 	partial := t.partialIn(read)
-	for _, id := range slices.Sorted(maps.Keys(partial)) {
+	ids := make([]int, 0, len(partial))
+	for id := range partial {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // []int's sort is in the wasm already (fmt's); slices.Sorted adds its own
+	for _, id := range ids {
 		ps := partial[id]
 		span := size
 		if id == lastPage(read) {

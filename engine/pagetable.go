@@ -239,7 +239,7 @@ func (t *pageTable) assign(lo, hi int, holds bool, v int32, record bool, prev []
 	for k := j + 1; k < to; k++ {
 		out = appendRun(out, t.runs[k])
 	}
-	t.runs = slices.Replace(t.runs, from, to, out...)
+	t.splice(from, to, out)
 	t.spare = out
 	return prev
 }
@@ -270,4 +270,17 @@ func appendValues(runs []valueRun, v int32, n int) []valueRun {
 		return runs
 	}
 	return append(runs, valueRun{v: v, n: int32(n)})
+}
+
+// splice replaces t.runs[from:to] with out, which never shares t.runs's
+// array (it is t.spare). By hand, not slices.Replace: Replace and the
+// Insert it calls are instantiated for pageRun alone, ~9 KB of the wasm's code.
+func (t *pageTable) splice(from, to int, out []pageRun) {
+	tail := len(t.runs) - to
+	if grow := len(out) - (to - from); grow > 0 {
+		t.runs = append(t.runs, out[:grow]...) // room only: overwritten below
+	}
+	copy(t.runs[from+len(out):], t.runs[to:to+tail])
+	t.runs = t.runs[:from+len(out)+tail]
+	copy(t.runs[from:], out)
 }

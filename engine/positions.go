@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 )
 
@@ -100,7 +100,7 @@ func (t *pageTable) partialChanges(m mutation) []partialChange {
 			return true
 		})
 	}
-	slices.SortFunc(out, func(a, b partialChange) int { return int(a.id - b.id) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].id < out[j].id }) // not slices: see sortRuns
 	return out
 }
 

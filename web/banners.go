@@ -2,6 +2,7 @@ package web
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 
 	"kvleak/web/dom"
 	"kvleak/web/widget"
@@ -26,7 +27,7 @@ func (b *linkBanner) OnDismiss(fn func(app.Context)) *linkBanner { b.onDismiss =
 func (b *linkBanner) Render() app.UI {
 	widget.CountRender("linkBanner")
 	return app.Div().ID("banner").Class("banner").Role("alert").Body(
-		app.Strong().Text("This link could not be opened. "),
+		app.Raw(`<strong>`+html.EscapeString("This link could not be opened. ")+`</strong>`),
 		app.Text(b.IMessage+" The default scenario is shown instead."),
 		app.Button().Type("button").Class("link").Text("Dismiss").
 			OnClick(widget.Safe(func(ctx app.Context, e app.Event) { b.onDismiss(ctx) })),
@@ -56,7 +57,7 @@ func (b *crashBanner) Render() app.UI {
 		copyText = "Details copied"
 	}
 	return app.Div().ID("crash").Class("banner").Role("alert").Body(
-		app.Strong().Text("Something went wrong. "),
+		app.Raw(`<strong>`+html.EscapeString("Something went wrong. ")+`</strong>`),
 		app.Text("Your run is kept — Reload restores it. "),
 		app.Button().ID("crash-reload").Type("button").Class("secondary").Text("Reload").
 			OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
@@ -64,7 +65,7 @@ func (b *crashBanner) Render() app.UI {
 		app.Button().ID("crash-dismiss").Type("button").Class("link").Text("Dismiss").
 			OnClick(func(ctx app.Context, e app.Event) { b.onDismiss(ctx) }),
 		app.Details().Body(
-			app.Summary().Text("Details"),
+			app.Raw(`<summary>Details</summary>`),
 			app.Pre().ID("crash-details").Text(b.IDetails),
 		),
 	)

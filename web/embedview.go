@@ -64,7 +64,7 @@ func (p *playground) embedPanels(v pageViews) []app.UI {
 				box = box.Open(true)
 			}
 			return box.Body(
-				app.Summary().Text("Settings, requests and the step-by-step log"),
+				app.Raw(`<summary>Settings, requests and the step-by-step log</summary>`),
 				run.NewScrubber().Step(v.step).Of(v.steps).Marks(v.marks).OnSelect(p.onScrub).OnDone(p.onScrubEnd),
 				settings.NewSettingsForm().Presets(v.presets).Settings(v.settings).View(v.view).Notice(v.notice).
 					OnPreset(p.onPreset).OnNumber(p.onNumber).OnChoice(p.onChoice).OnFlag(p.onFlag),

@@ -65,7 +65,7 @@ func (c *deployPanel) Render() app.UI {
 func (c *deployPanel) box(id, label, role string) app.UI {
 	invalid := c.checked && c.view.Status == "" && (c.view.Box == role || c.view.Box == "")
 	return app.Div().Class("field").Body(
-		app.Label().For(id).Text(label),
+		widget.Label(id, label),
 		app.Textarea().ID(id).Rows(8).Placeholder("The JSON of its GET /server_info, its launch command, or its args list").Spellcheck(false).Attr("autocomplete", "off").
 			Aria("describedby", "deploy-private").Aria("invalid", invalid),
 	)

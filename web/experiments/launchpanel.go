@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"html"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -47,7 +48,7 @@ func (c *launchPanel) Render() app.UI {
 					Text(fmt.Sprintf("Show r%d in the log", r.ID)).OnClick(widget.Safe(c.onShow)))
 			}
 			return app.Li().DataSet("test", t.ID).DataSet("result", t.Result).Body(
-				app.P().Body(app.Strong().Text(t.Name), app.Text(" — "), app.Span().Class("result").Text(resultText[t.Result])),
+				app.P().Body(app.Raw(`<strong>`+html.EscapeString(t.Name)+`</strong>`), app.Text(" — "), app.Span().Class("result").Text(resultText[t.Result])),
 				app.P().Class("hint").Text(t.What),
 				app.P().Class("detail").Text(t.Detail),
 				app.If(len(reqs) > 0, func() app.UI { return app.Div().Class("launch-requests").Body(reqs...) }),

@@ -41,7 +41,7 @@ var outcomeLabel = map[engine.Outcome]string{
 func (c *lingeringPanel) Render() app.UI {
 	widget.CountRender("lingeringPanel")
 	return app.Section().ID("lingering").Class("panel lingering").Aria("labelledby", "lingering-h").Body(
-		app.H2().ID("lingering-h").Text("Lingering and waiting requests"),
+		app.Raw(`<h2 id="lingering-h">Lingering and waiting requests</h2>`),
 		app.P().Class("hint").Text("Decode's deferred KV release holds a cancelled request's pages until prefill answers ABORT_ACK; upstream it is opt-in (enable_deferred_decode_kv_release), and the simulation runs it whenever the router cancels only one half."),
 		app.Ul().Body(app.Range(c.IRequests).Slice(func(i int) app.UI {
 			r := c.IRequests[i]

@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"kvleak/engine"
 )
@@ -203,6 +204,8 @@ func sameWords(a, b region) bool {
 // sortedRuns is runs in page order.
 func sortedRuns(p engine.Pages) []engine.Run {
 	out := slices.Clone([]engine.Run(p))
-	slices.SortFunc(out, func(a, b engine.Run) int { return a.First - b.First })
+	// sort.SliceStable, not slices.SortFunc: a sort instantiated per
+	// element type costs the wasm its code (docs/performance.md).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].First < out[j].First })
 	return out
 }

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 
 	"kvleak/engine"
 	"kvleak/web/dom"
@@ -94,7 +95,7 @@ func (c *poolMap) Render() app.UI {
 	return app.Figure().ID(c.IID+"-figure").Class("pool-map").Body(
 		app.Div().Class("pool-map-box").Body(canvas),
 		newMapRegions().ID(c.IID+"-regions").Regions(v.Regions).OnZoom(c.onZoom),
-		app.FigCaption().Class("hint").Text(caption+"."),
+		app.Raw(`<figcaption class="hint">`+html.EscapeString(caption+".")+`</figcaption>`),
 	)
 }
 

@@ -1,6 +1,9 @@
 package pool
 
 import (
+	"html"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/engine"
@@ -8,23 +11,22 @@ import (
 	"kvleak/web/widget"
 )
 
-// poolTable is the grid's cells as rows, for screen readers and keyboards.
+// poolTable is the grid's cells as rows, for screen readers and keyboards,
+// as raw markup (escaped): go-app's seven table elements cost the wasm
+// their code for this table alone (docs/performance.md).
 func poolTable(g model.GridView) app.UI {
-	return app.Table().ID("pool-table").Class("pool-table").Body(
-		app.Caption().Text("KV pool pages: state, owner and provenance"),
-		app.THead().Body(app.Tr().Body(
-			app.Th().Scope("col").Text("Pages"), app.Th().Scope("col").Text("State"),
-			app.Th().Scope("col").Text("Owner"), app.Th().Scope("col").Text("Details"),
-		)),
-		app.TBody().Body(app.Range(g.Cells).Slice(func(i int) app.UI {
-			c := g.Cells[i]
-			state := string(c.State)
-			if c.State == engine.PageLeaked {
-				state = "⚠ LEAKED"
-			}
-			return app.Tr().DataSet("page", c.Page).DataSet("owner", c.Owner).DataSet("state", string(c.State)).Body(
-				app.Th().Scope("row").Text(c.ID), app.Td().Text(state), app.Td().Text(widget.OrDefault(c.Owner, "—")), app.Td().Text(c.Label),
-			)
-		})),
-	)
+	e := html.EscapeString
+	var b strings.Builder
+	b.WriteString(`<table id="pool-table" class="pool-table"><caption>KV pool pages: state, owner and provenance</caption>` +
+		`<thead><tr><th scope="col">Pages</th><th scope="col">State</th><th scope="col">Owner</th><th scope="col">Details</th></tr></thead><tbody>`)
+	for _, c := range g.Cells {
+		state := string(c.State)
+		if c.State == engine.PageLeaked {
+			state = "⚠ LEAKED"
+		}
+		b.WriteString(`<tr data-page="` + e(c.Page) + `" data-owner="` + e(c.Owner) + `" data-state="` + e(string(c.State)) + `"><th scope="row">` + e(c.ID) +
+			`</th><td>` + e(state) + `</td><td>` + e(widget.OrDefault(c.Owner, "—")) + `</td><td>` + e(c.Label) + `</td></tr>`)
+	}
+	b.WriteString(`</tbody></table>`)
+	return app.Raw(b.String())
 }

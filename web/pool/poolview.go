@@ -64,7 +64,7 @@ func (c *poolView) Render() app.UI {
 	grid := newGridView().Grid(g).Hidden(c.table).Scrubbing(c.IScrubbing).OnZoom(c.onZoom)
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
-		app.H2().ID("pool-h").Text("KV pools"),
+		app.Raw(`<h2 id="pool-h">KV pools</h2>`),
 		newPrefillPool().Pool(c.IPrefill).Folded(c.IFolded),
 		app.Div().ID("pool-decode").Class("pool-server").Body(c.decode(g, caption, toggle, compare, grid, table)...),
 	)
@@ -74,7 +74,7 @@ func (c *poolView) Render() app.UI {
 func (c *poolView) decode(g model.GridView, caption, toggle, compare string, grid, table app.UI) []app.UI {
 	v := c.IPool
 	return []app.UI{
-		app.H3().ID("pool-decode-h").Text("Decode server's pool"),
+		app.Raw(`<h3 id="pool-decode-h">Decode server's pool</h3>`),
 		app.Div().Class("row wrap").Body(
 			app.Button().ID("table-toggle").Type("button").Class("secondary").Aria("pressed", c.table).Text(toggle).OnClick(widget.Safe(c.onTable)),
 			app.Button().ID("compare-toggle").Type("button").Class("secondary").Aria("pressed", c.ICompare).Text(compare).

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 
 	"kvleak/web/dom"
 	"kvleak/web/model"
@@ -40,12 +41,12 @@ func (c *prefillPool) Render() app.UI {
 	hint := widget.Hint("prefill-note", "prefill's pool", v.Summary+". Prefill builds its prompt's KV here and frees it after the transfer; it reads no page it did not write, so a leak lands on decode's pool below.")
 	if c.IFolded {
 		return app.Details().ID("pool-prefill").Class("pool-server").Body(
-			app.Summary().ID("pool-prefill-h").Text("Prefill server's pool: "+v.Summary),
+			app.Raw(`<summary id="pool-prefill-h">Prefill server's pool: `+html.EscapeString(v.Summary)+`</summary>`),
 			hint, body,
 		)
 	}
 	return app.Div().ID("pool-prefill").Class("pool-server").Body(
-		app.H3().ID("pool-prefill-h").Text("Prefill server's pool"),
+		app.Raw(`<h3 id="pool-prefill-h">Prefill server's pool</h3>`),
 		hint, body,
 	)
 }

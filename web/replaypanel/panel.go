@@ -2,6 +2,7 @@ package replaypanel
 
 import (
 	"fmt"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,20 +86,22 @@ func (c *Panel) Render() app.UI {
 	f := c.form
 	cfg := c.IConfig
 	return widget.Section("replay", "replay", "replay-h", "Replay a request log",
-		app.P().Class("hint").Text("How many of your responses would have leaked, and whose KV would each tenant have seen? Give a log of requests; it is streamed through the vulnerable server and the fixed one at this page's settings."),
-		app.P().ID("replay-private").Class("hint").Text("Nothing you give leaves this page: the log is read and replayed in your browser."),
+		// Texts, labels and legends as raw markup (escaped): it costs the
+		// wasm a fraction of go-app's element calls (docs/performance.md).
+		app.Raw(`<p class="hint">How many of your responses would have leaked, and whose KV would each tenant have seen? Give a log of requests; it is streamed through the vulnerable server and the fixed one at this page's settings.</p>`),
+		app.Raw(`<p id="replay-private" class="hint">Nothing you give leaves this page: the log is read and replayed in your browser.</p>`),
 		app.Div().Class("row wrap replay-inputs").Body(
 			app.Div().Class("field replay-paste").Body(
-				app.Label().For("replay-text").Text("Paste a log"),
+				app.Raw(`<label for="replay-text">Paste a log</label>`),
 				app.Textarea().ID("replay-text").Rows(5).Spellcheck(false).Attr("autocomplete", "off").
 					Placeholder("t,tenant,prompt_tokens,output_tokens\n0,A,120,4\n1,B,125,4").
 					Aria("describedby", "replay-formats replay-private").OnInput(c.safe(c.onText)),
 			),
 			app.Div().Class("field replay-drop").On("dragover", c.onDragOver).On("drop", c.safe(c.onDrop)).Body(
-				app.Label().For("replay-file").Text("or pick or drop a file"),
+				app.Raw(`<label for="replay-file">or pick or drop a file</label>`),
 				app.Input().ID("replay-file").Type("file").Accept(".csv,.jsonl,.json,.txt,text/csv,application/json").
 					Aria("describedby", "replay-formats").OnChange(c.safe(c.onFile)),
-				app.Label().For("replay-sample").Text("or replay a sample"),
+				app.Raw(`<label for="replay-sample">or replay a sample</label>`),
 				app.Select().ID("replay-sample").OnChange(c.safe(c.onSample)).Body(
 					option("", "— none —", c.sample == ""),
 					app.Range(Samples).Slice(func(i int) app.UI {
@@ -107,26 +110,26 @@ func (c *Panel) Render() app.UI {
 				),
 			),
 		),
-		app.P().ID("replay-formats").Class("hint").Text("Formats: ours (JSONL {\"t\", \"tenant\", \"prompt_tokens\", \"output_tokens\"} or CSV t,tenant,prompt_tokens,output_tokens), Mooncake's JSONL traces, Azure's LLM inference CSV. Bad lines are skipped and named."),
-		app.P().ID("replay-source").Class("replay-source").Text(c.sourceText()),
+		app.Raw(`<p id="replay-formats" class="hint">Formats: ours (JSONL {"t", "tenant", "prompt_tokens", "output_tokens"} or CSV t,tenant,prompt_tokens,output_tokens), Mooncake's JSONL traces, Azure's LLM inference CSV. Bad lines are skipped and named.</p>`),
+		app.Raw(`<p id="replay-source" class="replay-source">`+html.EscapeString(c.sourceText())+`</p>`),
 		app.Div().Class("row wrap replay-settings").Body(
 			app.FieldSet().Class("replay-tenancy").Body(
-				app.Legend().Text("Tenants, where the log names none"),
+				app.Raw(`<legend>Tenants, where the log names none</legend>`),
 				radio("replay-own", !f.Shared, "Every request its own tenant", c.safe(c.onOwn)),
 				radio("replay-shared", f.Shared, "Share them among N tenants by a seeded hash", c.safe(c.onShared)),
 				c.field(model.ReplayTenantsID, "Tenants (N)", f.Tenants, "numeric", !f.Shared),
 				c.field(model.ReplaySeedID, "Seed", f.Seed, "numeric", !f.Shared),
 			),
 			app.FieldSet().Class("replay-timing").Body(
-				app.Legend().Text("Timing and the fleet: the replay's own model"),
+				app.Raw(`<legend>Timing and the fleet: the replay's own model</legend>`),
 				c.field(model.ReplayTPSID, "Prefill throughput (tokens/s)", f.PrefillTPS, "decimal", false),
 				c.field(model.ReplayTPOTID, "Time per output token (ms)", f.TPOTms, "decimal", false),
 				c.field(model.ReplayInstID, "Prefill/decode instances (round-robin; a session the log names stays on one)", f.Instances, "numeric", false),
 			),
 		),
-		app.P().ID("replay-at").Class("hint").Text(fmt.Sprintf("Replays at this page's settings: context %s, prefill pool %s, decode pool %s tokens, pages of %s, decode's reserve %s tokens, the %s allocator, scrub %s.",
+		app.Raw(`<p id="replay-at" class="hint">`+html.EscapeString(fmt.Sprintf("Replays at this page's settings: context %s, prefill pool %s, decode pool %s tokens, pages of %s, decode's reserve %s tokens, the %s allocator, scrub %s.",
 			engine.Thousands(int64(cfg.ContextTokens)), engine.Thousands(int64(cfg.PoolTokens)), engine.Thousands(int64(cfg.DecodePoolTokens)),
-			engine.Thousands(int64(cfg.PageTokens)), engine.Thousands(int64(cfg.ReservedDecodeTokens)), cfg.Allocator, onOff(cfg.ScrubOnFree))),
+			engine.Thousands(int64(cfg.PageTokens)), engine.Thousands(int64(cfg.ReservedDecodeTokens)), cfg.Allocator, onOff(cfg.ScrubOnFree)))+`</p>`),
 		app.Div().Class("row replay-actions").Body(
 			app.Button().ID("replay-run").Type("button").Class("primary").Text(c.runLabel()).OnClick(c.safe(c.onRun)),
 			app.If(c.running, func() app.UI {
@@ -137,10 +140,12 @@ func (c *Panel) Render() app.UI {
 			return app.Div().Class("row wrap replay-from").Body(
 				app.Button().ID("replay-from-deploy").Type("button").Text("Replay at these servers' settings").
 					Aria("describedby", "replay-deploy-settings").OnClick(c.safe(c.onRun)),
-				app.P().ID("replay-deploy-settings").Class("hint").Text(strings.Join(append([]string{model.DescribeServers(c.IServers)}, c.IServers.Notes...), " ")))
+				app.Raw(`<p id="replay-deploy-settings" class="hint">`+html.EscapeString(strings.Join(append([]string{model.DescribeServers(c.IServers)}, c.IServers.Notes...), " "))+`</p>`))
 		}),
 		app.If(c.running, func() app.UI { return c.progressBar() }),
-		app.If(c.msg != "", func() app.UI { return app.P().ID("replay-msg").Class("field-error").Text(c.msg) }),
+		app.If(c.msg != "", func() app.UI {
+			return app.Raw(`<p id="replay-msg" class="field-error">` + html.EscapeString(c.msg) + `</p>`)
+		}),
 		app.Div().ID("replay-status").Class("visually-hidden").Role("status").Aria("live", "polite").Text(c.announce),
 		c.resultView(),
 	)
@@ -193,9 +198,11 @@ func (c *Panel) field(id, label, value, mode string, disabled bool) app.UI {
 		in = in.Aria("describedby", id+"-error")
 	}
 	return app.Div().Class("field").Body(
-		app.Label().For(id).Text(label),
+		app.Raw(`<label for="`+id+`">`+html.EscapeString(label)+`</label>`),
 		in,
-		app.If(msg != "", func() app.UI { return app.P().ID(id + "-error").Class("field-error").Text(msg) }),
+		app.If(msg != "", func() app.UI {
+			return app.Raw(`<p id="` + id + `-error" class="field-error">` + html.EscapeString(msg) + `</p>`)
+		}),
 	)
 }
 
@@ -204,7 +211,7 @@ func radio(id string, checked bool, label string, h app.EventHandler) app.UI {
 	if checked || app.IsClient {
 		in = in.Checked(checked)
 	}
-	return app.Div().Class("check").Body(in, app.Label().For(id).Text(label))
+	return app.Div().Class("check").Body(in, app.Raw(`<label for="`+id+`">`+html.EscapeString(label)+`</label>`))
 }
 
 // option leaves a false selected out of the prerendered page, where HTML

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"html"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -29,12 +30,13 @@ func NewPipelineView() *pipelineView { return &pipelineView{} }
 func (c *pipelineView) Pipeline(v model.PipelineView) *pipelineView { c.IPipeline = v; return c }
 func (c *pipelineView) Dragged(v bool) *pipelineView                { c.IDragged = v; return c }
 
-// laneTitles head the diagram's lanes.
-var laneTitles = []struct{ lane, title string }{
-	{model.LaneClient, "Client"},
-	{model.LaneRouter, "Router"},
-	{model.LanePrefill, "Prefill server"},
-	{model.LaneDecode, "Decode server"},
+// laneTitles head the diagram's lanes, as raw markup: children of the
+// list, which app.css places in the lanes' grid rows.
+var laneTitles = []string{
+	`<div class="lane-title lane-` + model.LaneClient + `" aria-hidden="true">Client</div>`,
+	`<div class="lane-title lane-` + model.LaneRouter + `" aria-hidden="true">Router</div>`,
+	`<div class="lane-title lane-` + model.LanePrefill + `" aria-hidden="true">Prefill server</div>`,
+	`<div class="lane-title lane-` + model.LaneDecode + `" aria-hidden="true">Decode server</div>`,
 }
 
 func (c *pipelineView) Render() app.UI {
@@ -46,30 +48,28 @@ func (c *pipelineView) Render() app.UI {
 	}
 	body := []app.UI{}
 	for _, l := range laneTitles {
-		body = append(body, app.Div().Class("lane-title lane-"+l.lane).Aria("hidden", "true").Text(l.title))
+		body = append(body, app.Raw(l))
 	}
 	for _, st := range v.Stages {
 		body = append(body, newPipelineStage().Stage(st))
 	}
-	body = append(body, c.link())
+	body = append(body, app.Raw(linkMarkup(v)))
+	// Fixed or text-only parts are raw markup (escaped): it costs the wasm
+	// a fraction of go-app's element calls (docs/performance.md).
+	e := html.EscapeString
 	return app.Section().ID("pipeline-panel").Class("panel").Aria("labelledby", "pipeline-h").Body(
-		app.H2().ID("pipeline-h").Text("The request's way through prefill and decode"),
-		app.P().ID("pipeline-who").Class("hint").Text(who),
+		app.Raw(`<h2 id="pipeline-h">The request's way through prefill and decode</h2>`),
+		app.Raw(`<p id="pipeline-who" class="hint">`+e(who)+`</p>`),
 		app.Raw(pipelineLegendHTML),
 		app.Ol().ID("pipeline").Class(pipelineClass(c.IDragged)).Aria("label", "Pipeline stages").Body(body...),
 		// Each term and its description in a row of their own, which the
 		// tour can outline (tour/tour.go: spotSelectors).
-		app.Dl().Class("pipeline-halves").Body(
-			app.Div().ID("pipeline-intake-row").Body(
-				app.Dt().Text("Each server's intake"), app.Dd().ID("pipeline-intake").Body(
-					app.Span().ID("pipeline-intake-prefill").Text(widget.OrDefault(v.PrefillIntake, "prefill: not reached yet")), app.Br(),
-					app.Span().ID("pipeline-intake-decode").Text(widget.OrDefault(v.DecodeIntake, "decode: not reached yet")),
-				),
-			),
-			app.Div().ID("pipeline-door-row").Body(app.Dt().Text("The door"), app.Dd().ID("pipeline-door").Text(v.Door)),
-			app.Div().ID("pipeline-prefill-row").Body(app.Dt().Text("Prefill half"), app.Dd().ID("pipeline-prefill").Text(v.Prefill)),
-			app.Div().ID("pipeline-decode-row").Body(app.Dt().Text("Decode half"), app.Dd().ID("pipeline-decode").Text(v.Decode)),
-		),
+		app.Raw(`<dl class="pipeline-halves"><div id="pipeline-intake-row"><dt>Each server's intake</dt><dd id="pipeline-intake">`+
+			`<span id="pipeline-intake-prefill">`+e(widget.OrDefault(v.PrefillIntake, "prefill: not reached yet"))+`</span><br>`+
+			`<span id="pipeline-intake-decode">`+e(widget.OrDefault(v.DecodeIntake, "decode: not reached yet"))+`</span></dd></div>`+
+			`<div id="pipeline-door-row"><dt>The door</dt><dd id="pipeline-door">`+e(v.Door)+`</dd></div>`+
+			`<div id="pipeline-prefill-row"><dt>Prefill half</dt><dd id="pipeline-prefill">`+e(v.Prefill)+`</dd></div>`+
+			`<div id="pipeline-decode-row"><dt>Decode half</dt><dd id="pipeline-decode">`+e(v.Decode)+`</dd></div></dl>`),
 	)
 }
 
@@ -89,9 +89,8 @@ func pipelineClass(dragged bool) string {
 	return "pipeline"
 }
 
-// link is the RDMA link between the servers: what crossed it.
-func (c *pipelineView) link() app.UI {
-	v := c.IPipeline
+// linkMarkup is the RDMA link between the servers: what crossed it.
+func linkMarkup(v model.PipelineView) string {
 	cls := "rdma"
 	text := "RDMA link: nothing transferred yet"
 	if v.Transfer != "" {
@@ -105,8 +104,5 @@ func (c *pipelineView) link() app.UI {
 	if v.Poll != "" {
 		text += " · KVPoll." + string(v.Poll)
 	}
-	return app.Li().ID("rdma").Class(cls).Body(
-		app.Span().Class("rdma-arrow").Aria("hidden", "true").Text("⇢"),
-		app.Span().Text(text),
-	)
+	return `<li id="rdma" class="` + cls + `"><span class="rdma-arrow" aria-hidden="true">⇢</span><span>` + html.EscapeString(text) + `</span></li>`
 }

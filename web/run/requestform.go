@@ -71,50 +71,46 @@ func (c *requestForm) Render() app.UI {
 	for i, o := range ends {
 		endOpts[i] = widget.Option(o.Value, o.Label, o.Value == v.End)
 	}
-	return app.Section().ID("request").Class("panel").Aria("labelledby", "request-h").Body(
-		app.H2().ID("request-h").Text("Send a request"),
+	// Fixed markup is raw, and the buttons' clicks reach one handler on the
+	// section (onClick): it costs the wasm a fraction of go-app's element
+	// calls (docs/performance.md).
+	return app.Section().ID("request").Class("panel").Aria("labelledby", "request-h").OnClick(widget.Safe(c.onClick)).Body(
+		app.Raw(`<h2 id="request-h">Send a request</h2>`),
 		app.Div().Class("field").Body(
-			app.Label().For(model.Tenant.ID()).Text(model.Tenant.Label()),
+			widget.Label(model.Tenant.ID(), model.Tenant.Label()),
 			app.Div().Class("row").Body(
 				app.Select().ID(model.Tenant.ID()).OnChange(widget.Safe(c.onTenantChange)).Body(tenants...),
-				app.Button().ID("add-tenant").Type("button").Class("secondary").Text("Add tenant").
-					OnClick(widget.Safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, ActionAddTenant) })),
+				app.Raw(`<button id="add-tenant" type="button" class="secondary" data-act="form" data-v="">Add tenant</button>`),
 			),
 			widget.FieldError(model.Tenant, v.Errs[model.Tenant]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(model.TenantName.ID()).Text(model.TenantName.Label()),
+			widget.Label(model.TenantName.ID(), model.TenantName.Label()),
 			app.Div().Class("row").Body(
 				c.textInput(model.TenantName, v.Rename).Attr("maxlength", engine.MaxTenantLen).Placeholder("new name"),
-				app.Button().ID("rename").Type("button").Class("secondary").Text("Rename").
-					OnClick(widget.Safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, ActionRename) })),
+				app.Raw(`<button id="rename" type="button" class="secondary" data-act="form" data-v="">Rename</button>`),
 			),
 			widget.FieldError(model.TenantName, v.Errs[model.TenantName]),
 		),
 		widget.NumberField(model.PromptTokens, v.Prompt, v.PromptHint, v.Errs[model.PromptTokens], widget.Safe(c.onPromptChange), widget.Safe(c.onInput)),
 		app.Div().Class("field").Body(
-			app.Label().For(model.Secret.ID()).Text(model.Secret.Label()),
+			widget.Label(model.Secret.ID(), model.Secret.Label()),
 			c.textInput(model.Secret, v.Secret).Attr("maxlength", engine.MaxContentLen),
 			widget.FieldError(model.Secret, v.Errs[model.Secret]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(model.MaxNew.ID()).Text(model.MaxNew.Label()),
+			widget.Label(model.MaxNew.ID(), model.MaxNew.Label()),
 			c.textInput(model.MaxNew, v.MaxNew).Attr("inputmode", "numeric").Aria("describedby", model.MaxNew.ID()+"-hint"),
 			widget.Hint(model.MaxNew.ID()+"-hint", model.MaxNew.Label(), model.MaxNew.Hint()),
 			widget.FieldError(model.MaxNew, v.Errs[model.MaxNew]),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For(model.EndEarly.ID()).Text(model.EndEarly.Label()),
+			widget.Label(model.EndEarly.ID(), model.EndEarly.Label()),
 			app.Select().ID(model.EndEarly.ID()).OnChange(widget.Safe(c.onEndChange)).Body(endOpts...),
 			widget.FieldError(model.EndEarly, v.Errs[model.EndEarly]),
 		),
-		app.Div().Class("row actions").Body(
-			app.Button().ID("send").Type("button").Class("primary").Text("Send").
-				OnClick(widget.Safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, ActionSend) })),
-			app.Button().ID("reset").Type("button").Class("secondary").Text("Reset").
-				Title("Start over with the current settings").
-				OnClick(widget.Safe(func(ctx app.Context, e app.Event) { c.onAction(ctx, ActionReset) })),
-		),
+		app.Raw(`<div class="row actions"><button id="send" type="button" class="primary" data-act="form" data-v="">Send</button>`+
+			`<button id="reset" type="button" class="secondary" data-act="form" data-v="" title="Start over with the current settings">Reset</button></div>`),
 	)
 }
 
@@ -123,6 +119,16 @@ func (c *requestForm) Render() app.UI {
 func (c *requestForm) textInput(f model.Field, text string) app.HTMLInput {
 	return app.Input().Type("text").ID(f.ID()).DataSet("field", int(f)).Attr("autocomplete", "off").
 		Value(text).OnInput(widget.Safe(c.onInput)).OnChange(widget.Safe(c.onInput))
+}
+
+// formActions are the form's buttons' actions, by their ids.
+var formActions = map[string]FormAction{"send": ActionSend, "reset": ActionReset, "add-tenant": ActionAddTenant, "rename": ActionRename}
+
+// onClick answers a click on one of the form's buttons (dom.Clicked).
+func (c *requestForm) onClick(ctx app.Context, e app.Event) {
+	if act, _, id := dom.Clicked(e); act == "form" {
+		c.onAction(ctx, formActions[id])
+	}
 }
 
 func (c *requestForm) onInput(ctx app.Context, e app.Event) {

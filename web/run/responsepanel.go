@@ -1,6 +1,7 @@
 package run
 
 import (
+	"html"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -29,7 +30,7 @@ func (c *responsePanel) Render() app.UI {
 	r := c.IResponse
 	return app.Section().Class("panel response").Aria("labelledby", "response-h").Body(
 		// Focusable from script: the line under Send leads here (sendresult.go).
-		app.H2().ID("response-h").TabIndex(-1).Text("Last response"),
+		app.Raw(`<h2 id="response-h" tabindex="-1">Last response</h2>`),
 		app.P().Class("status-line").Body(
 			app.Span().Text("HTTP "),
 			app.Output().ID("status").Class("status").Text(r.Status),
@@ -39,7 +40,7 @@ func (c *responsePanel) Render() app.UI {
 		app.If(r.Router != "", func() app.UI { return app.P().ID("router-note").Class("hint").Text(r.Router) }),
 		app.Div().ID("announce").Class("visually-hidden").Role("status").Aria("live", "polite").Text(r.Announce),
 		app.If(r.Reason != "", func() app.UI {
-			return app.P().Class("reason").Body(app.Text("Error body: "), app.Code().Text(r.Reason))
+			return app.P().Class("reason").Body(app.Text("Error body: "), app.Raw(`<code>`+html.EscapeString(r.Reason)+`</code>`))
 		}),
 		app.Ol().ID("response").Class("body").Aria("label", "Response body, by page").Body(
 			app.Range(r.Body).Slice(func(i int) app.UI { return segmentItem(r.Body[i]) }),
@@ -57,10 +58,8 @@ func (c *responsePanel) Render() app.UI {
 			return app.Div().Class("transcript").Body(
 				toggle,
 				app.If(c.transcript, func() app.UI {
-					return app.Figure().Body(
-						app.Pre().ID("transcript").Text(strings.Join(r.Transcript, "\n")),
-						app.FigCaption().Class("hint").Text("In the words of the article's demo script; the engine computed every line."),
-					)
+					return app.Raw(`<figure><pre id="transcript">` + "\n" + html.EscapeString(strings.Join(r.Transcript, "\n")) +
+						`</pre><figcaption class="hint">In the words of the article's demo script; the engine computed every line.</figcaption></figure>`)
 				}),
 			)
 		}),
@@ -86,7 +85,9 @@ func segmentItem(s model.SegmentView) app.UI {
 	return app.Li().Class(cls).Body(
 		app.Span().Class("seg-pages").Text(s.Pages),
 		app.Span().Class("seg-who").Text(s.Who),
-		app.If(s.Leaked, func() app.UI { return app.Strong().Class("seg-flag").Text("⚠ LEAKED") }),
-		app.Code().Class("seg-text").Text(s.Text),
+		app.If(s.Leaked, func() app.UI {
+			return app.Raw(`<strong class="seg-flag">` + html.EscapeString("⚠ LEAKED") + `</strong>`)
+		}),
+		app.Raw(`<code class="seg-text">`+html.EscapeString(s.Text)+`</code>`),
 	)
 }

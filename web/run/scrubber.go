@@ -36,13 +36,13 @@ func (c *scrubber) Render() app.UI {
 	widget.CountRender("scrubber")
 	if c.IOf == 0 {
 		return app.Div().ID("step-timeline").Class("scrub").Body(
-			app.Label().For("scrubber").Text("Timeline"),
+			widget.Label("scrubber", "Timeline"),
 			app.Input().Type("range").ID("scrubber").Min(0).Max(0).Value("0").Disabled(true),
 			app.P().Class("hint").Text("Send a request to see its way through the engine."),
 		)
 	}
 	return app.Div().ID("step-timeline").Class("scrub").Body(
-		app.Label().For("scrubber").Text("Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
+		widget.Label("scrubber", "Timeline: step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)),
 		app.Input().Type("range").ID("scrubber").Min(1).Max(c.IOf).Step(1).Value(strconv.Itoa(c.IStep)).
 			Aria("valuetext", "step "+strconv.Itoa(c.IStep)+" of "+strconv.Itoa(c.IOf)).
 			OnInput(widget.Safe(c.onInput)).OnChange(widget.Safe(c.onChange)),

@@ -2,6 +2,7 @@ package run
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 
 	"kvleak/web/dom"
 	"kvleak/web/model"
@@ -30,7 +31,7 @@ func (c *sendResult) Render() app.UI {
 		return app.P().ID("send-result").Class("send-result hint").Text("No request sent yet: Send shows its outcome here.")
 	}
 	return app.P().ID("send-result").Class("send-result tone-"+r.Tone).Body(
-		app.Strong().Text("HTTP "+r.Status), app.Text(r.Who+": "+r.Verdict+" "),
+		app.Raw(`<strong>`+html.EscapeString("HTTP "+r.Status)+`</strong>`), app.Text(r.Who+": "+r.Verdict+" "),
 		app.Button().Type("button").Class("link").Text("Show the response").OnClick(widget.Safe(c.onShow)),
 	)
 }

@@ -28,7 +28,7 @@ func (c *transcriptView) Render() app.UI {
 		text = strings.Join(c.IResponse.Transcript, "\n")
 	}
 	return app.Section().Class("panel transcript").Aria("labelledby", "transcript-h").Body(
-		app.H2().ID("transcript-h").Text("The response, as the article's demo printed it"),
+		app.Raw(`<h2 id="transcript-h">The response, as the article's demo printed it</h2>`),
 		app.Pre().ID("transcript").Text(text),
 		app.P().ID("verdict").Class("hint").Text(c.IResponse.Verdict),
 	)

@@ -57,7 +57,7 @@ func (c *rows) renderSetting(v model.SettingView) app.UI {
 		}
 		return app.Div().Class("field field-check").Body(
 			box,
-			app.Label().For(id).Text(v.Field.Label()),
+			widget.Label(id, v.Field.Label()),
 			app.If(v.Hint != "", func() app.UI { return widget.Hint(id+"-hint", v.Field.Label(), v.Hint) }),
 		)
 	}

@@ -57,7 +57,7 @@ func (c *settingsForm) OnFlag(fn func(app.Context, model.Field, bool)) *settings
 func (c *settingsForm) Render() app.UI {
 	widget.CountRender("settingsForm")
 	return app.Section().ID("settings").Class("panel").Aria("labelledby", "settings-h").Body(
-		app.H2().ID("settings-h").Text("Engine settings"),
+		app.Raw(`<h2 id="settings-h">Engine settings</h2>`),
 		c.renderPresets(),
 		NewRows().Settings(c.ISettings).View(c.IView).OnNumber(c.onNumber).OnChoice(c.onChoice).OnFlag(c.onFlag),
 		app.If(c.INotice != "", func() app.UI {
@@ -73,7 +73,7 @@ func (c *settingsForm) renderPresets() app.UI {
 		opts[i] = widget.Option(o.Value, o.Label, o.Value == v.Selected)
 	}
 	return app.Div().Class("field").Body(
-		app.Label().For("preset").Text("Scenario"),
+		widget.Label("preset", "Scenario"),
 		app.Select().ID("preset").Aria("describedby", "preset-desc").OnChange(widget.Safe(c.onPresetChange)).Body(opts...),
 		widget.Hint("preset-desc", "Scenario", v.Description),
 	)

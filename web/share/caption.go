@@ -2,6 +2,7 @@ package share
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 
 	"kvleak/web/widget"
 )
@@ -24,7 +25,7 @@ func (c *caption) Render() app.UI {
 	widget.CountRender("caption")
 	return app.Header().Class("caption").Body(
 		app.P().Body(
-			app.Strong().Text("KV-cache leak playground — "+c.IName+". "),
+			app.Raw(`<strong>`+html.EscapeString("KV-cache leak playground — "+c.IName+". ")+`</strong>`),
 			app.A().ID("open-full").Href(c.IHref).Target("_blank").Rel("noopener").
 				Text("Open in the full playground ↗"),
 		),

@@ -76,22 +76,22 @@ func (c *sharePanel) embedOptions() app.UI {
 		themes = append(themes, widget.Option(t, t, c.embed.theme == t))
 	}
 	return app.FieldSet().ID("embed-options").Class("embed-options").Body(
-		app.Legend().Text("Embed options"),
+		app.Raw(`<legend>Embed options</legend>`),
 		app.Div().Class("field").Body(
-			app.Label().For("embed-view").Text("Show"),
+			widget.Label("embed-view", "Show"),
 			app.Select().ID("embed-view").OnChange(widget.Safe(c.onEmbedOption)).Body(panels...),
 		),
 		app.Div().Class("field").Body(
-			app.Label().For("embed-theme").Text("Colours"),
+			widget.Label("embed-theme", "Colours"),
 			app.Select().ID("embed-theme").OnChange(widget.Safe(c.onEmbedOption)).Body(themes...),
 		),
 		app.Div().Class("field field-check").Body(
 			widget.Checkbox("embed-ro", c.embed.readOnly).OnChange(widget.Safe(c.onEmbedOption)),
-			app.Label().For("embed-ro").Text("Read-only (no settings)"),
+			widget.Label("embed-ro", "Read-only (no settings)"),
 		),
 		app.Div().Class("field field-check").Body(
 			widget.Checkbox("embed-fit", !c.embed.fixed).OnChange(widget.Safe(c.onEmbedOption)),
-			app.Label().For("embed-fit").Text("Size the frame to its content (adds a few lines of script)"),
+			widget.Label("embed-fit", "Size the frame to its content (adds a few lines of script)"),
 		),
 	)
 }

@@ -2,6 +2,7 @@ package share
 
 import (
 	"fmt"
+	"html"
 	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -68,29 +69,29 @@ func (c *sharePanel) Render() app.UI {
 	// A section below the run, as widget.Section, its heading focusable
 	// from script: "Share / Embed" by the intro leads here.
 	return app.Details().ID("share").Class("panel section").Open(true).Aria("labelledby", "share-h").Body(
-		app.Summary().Body(app.H2().ID("share-h").TabIndex(-1).Text("Share, embed, save and trace export")),
-		app.Div().Class("row wrap").Body(
-			app.Button().ID("copy-link").Type("button").Class("secondary").Text("Copy link").
-				Title("Copy a link that replays this run").OnClick(widget.Safe(c.onCopyLink)),
-			app.Button().ID("embed").Type("button").Class("secondary").Text("Embed").
-				Title("Get an <iframe> snippet for your docs").OnClick(widget.Safe(c.onEmbed)),
-			app.Button().ID("export").Type("button").Class("secondary").Text("Export JSON").OnClick(widget.Safe(c.onExport)),
-			app.Button().ID("export-trace").Type("button").Class("secondary").Text("Export trace (Perfetto)").
-				Aria("describedby", "export-trace-hint").OnClick(widget.Safe(c.onExportTrace)),
-			app.Label().For("import").Class("button secondary").Text("Import JSON"),
+		// Fixed markup is raw, and the buttons' clicks reach one handler on
+		// their row (onClick): it costs the wasm a fraction of go-app's
+		// element calls (docs/performance.md).
+		app.Raw(`<summary><h2 id="share-h" tabindex="-1">Share, embed, save and trace export</h2></summary>`),
+		app.Div().Class("row wrap").OnClick(widget.Safe(c.onClick)).Body(
+			app.Raw(`<button id="copy-link" type="button" class="secondary" data-act="share" data-v="" title="Copy a link that replays this run">Copy link</button>`),
+			app.Raw(`<button id="embed" type="button" class="secondary" data-act="share" data-v="" title="Get an &lt;iframe&gt; snippet for your docs">Embed</button>`),
+			app.Raw(`<button id="export" type="button" class="secondary" data-act="share" data-v="">Export JSON</button>`),
+			app.Raw(`<button id="export-trace" type="button" class="secondary" data-act="share" data-v="" aria-describedby="export-trace-hint">Export trace (Perfetto)</button>`),
+			app.Raw(`<label for="import" class="button secondary">Import JSON</label>`),
 			app.Input().Type("file").ID("import").Class("visually-hidden").Accept("application/json,.json").OnChange(widget.Safe(c.onImportFile)),
 		),
-		app.P().ID("export-trace-hint").Class("hint").Text(traceHint),
+		app.Raw(`<p id="export-trace-hint" class="hint">`+html.EscapeString(traceHint)+`</p>`),
 		app.If(!c.ILinks.Linkable, func() app.UI {
 			kept := "It could not be kept in this tab either: export it before you leave the page."
 			if c.ILinks.KeptInTab {
 				kept = "It lives only in this tab: a reload or coming back restores it here; another tab or browser cannot open it."
 			}
-			return app.P().ID("link-too-long").Class("notice").Text(tooLongMsg + " " + kept)
+			return app.Raw(`<p id="link-too-long" class="notice">` + html.EscapeString(tooLongMsg+" "+kept) + `</p>`)
 		}),
 		app.If(c.link != "", func() app.UI {
 			return app.Div().Class("field").Body(
-				app.Label().For("share-url").Text("Link to this run"),
+				widget.Label("share-url", "Link to this run"),
 				app.Input().Type("text").ID("share-url").ReadOnly(true).Value(c.link),
 			)
 		}),
@@ -99,7 +100,7 @@ func (c *sharePanel) Render() app.UI {
 				c.embedOptions(),
 				app.Div().Class("field").Body(
 					app.Div().Class("row label-row").Body(
-						app.Label().For("embed-snippet").Text("Embed snippet"),
+						widget.Label("embed-snippet", "Embed snippet"),
 						app.Button().ID("copy-snippet").Type("button").Class("secondary").Text("Copy").
 							Aria("describedby", "embed-snippet").OnClick(widget.Safe(c.onCopySnippet)),
 					),
@@ -108,6 +109,7 @@ func (c *sharePanel) Render() app.UI {
 				),
 			)
 		}),
+		// An element, for go-app to resolve its link's path on a prefixed site.
 		app.P().Class("hint").Body(
 			app.Text("Embedding in a page that allows no inline script? "),
 			app.A().ID("embed-example").Href("/embed-example.html").Target("_blank").Rel("noopener").Body(
@@ -124,6 +126,24 @@ func (c *sharePanel) Render() app.UI {
 			return app.P().ID("share-msg").Class(cls).Role("status").Text(c.msg)
 		}),
 	)
+}
+
+// onClick answers a click on one of the row's buttons (dom.Clicked).
+func (c *sharePanel) onClick(ctx app.Context, e app.Event) {
+	act, _, id := dom.Clicked(e)
+	if act != "share" {
+		return
+	}
+	switch id {
+	case "copy-link":
+		c.onCopyLink(ctx, e)
+	case "embed":
+		c.onEmbed(ctx, e)
+	case "export":
+		c.onExport(ctx, e)
+	case "export-trace":
+		c.onExportTrace(ctx, e)
+	}
 }
 
 func (c *sharePanel) say(msg string, isErr bool) { c.msg, c.err = msg, isErr }

@@ -2,6 +2,7 @@ package tour
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"html"
 
 	"kvleak/web/model"
 	"kvleak/web/widget"
@@ -25,7 +26,7 @@ func (c *timelineView) Render() app.UI {
 		app.Ol().Body(app.Range(c.IPoints).Slice(func(i int) app.UI {
 			p := c.IPoints[i]
 			return app.Li().DataSet("preset", p.Preset).Body(
-				app.Strong().Text(p.When), app.Text(" "), app.Text(p.What), app.Text(" "),
+				app.Raw(`<strong>`+html.EscapeString(p.When)+`</strong>`), app.Text(" "), app.Text(p.What), app.Text(" "),
 				app.If(p.Href != "", func() app.UI { return app.A().Href(p.Href).Text("Show it: " + p.PresetName) }),
 				app.If(p.Source != "", func() app.UI {
 					return app.Span().Body(app.Text(" · "), app.A().Href(p.Source).Target("_blank").Rel("noopener").Text(p.SourceName+" (opens a new tab)"))

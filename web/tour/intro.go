@@ -24,16 +24,17 @@ func (c *intro) OnTour(fn func(app.Context)) *intro { c.onTour = fn; return c }
 func (c *intro) Render() app.UI {
 	widget.CountRender("intro")
 	return app.Header().Class("intro").Body(
-		app.H1().Text("KV-cache leak playground"),
-		app.P().Text("Between 27 August and 9 September 2026, 155 responses from GLM-5.3 carried another tenant's data, every one with HTTP 200. "+
-			"An over-length request was marked rejected, but the admission queue only checked “finished”: "+
-			"it went on through prefill and decode, and decode read seven stale pages of another tenant's KV cache. "+
-			"This page runs a simulation of that engine — SGLang's prefill/decode mode — in your browser."),
-		app.Ul().Class("questions").Body(
-			app.Li().Body(app.Strong().Text("Does the door check every terminal state? "), app.Text("Flip the admission mode to “fixed” and watch the same request get a 400.")),
-			app.Li().Body(app.Strong().Text("Is the context backed by the pool? "), app.Text("Pick “GLM-5.3 at launch” and read the capacity check.")),
-			app.Li().Body(app.Strong().Text("Does anything assume freed pages are clean? "), app.Text("Turn on scrub-on-free: the leak stops, the wrong 200 does not.")),
-		),
+		// The fixed text as raw markup: it costs the wasm a fraction of
+		// go-app's element calls (docs/performance.md).
+		app.Raw(`<h1>KV-cache leak playground</h1>`),
+		app.Raw(`<p>Between 27 August and 9 September 2026, 155 responses from GLM-5.3 carried another tenant's data, every one with HTTP 200. `+
+			`An over-length request was marked rejected, but the admission queue only checked “finished”: `+
+			`it went on through prefill and decode, and decode read seven stale pages of another tenant's KV cache. `+
+			`This page runs a simulation of that engine — SGLang's prefill/decode mode — in your browser.</p>`),
+		app.Raw(`<ul class="questions">`+
+			`<li><strong>Does the door check every terminal state? </strong>Flip the admission mode to “fixed” and watch the same request get a 400.</li>`+
+			`<li><strong>Is the context backed by the pool? </strong>Pick “GLM-5.3 at launch” and read the capacity check.</li>`+
+			`<li><strong>Does anything assume freed pages are clean? </strong>Turn on scrub-on-free: the leak stops, the wrong 200 does not.</li></ul>`),
 		app.P().Class("intro-actions").Body(
 			app.Button().ID("take-tour").Type("button").Class("primary").Text("Take the tour").
 				Title("Eight short cards: the article's argument on the live engine").

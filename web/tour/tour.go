@@ -1,6 +1,7 @@
 package tour
 
 import (
+	"html"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -130,8 +131,10 @@ func (c *tour) Render() app.UI {
 	}
 	return app.Section().ID("tour").Class("tour").Role("region").TabIndex(-1).
 		Aria("labelledby", "tour-h").Aria("roledescription", "guided tour").Body(
-		app.P().ID("tour-pos").Class("hint").Text("Tour · card "+strconv.Itoa(v.N)+" of "+strconv.Itoa(v.Of)+" · step "+strconv.Itoa(v.Step)+" of "+strconv.Itoa(v.Steps)),
-		app.H2().ID("tour-h").Text(v.Card.Title),
+		// Texts that are no live region as raw markup (escaped): it costs the
+		// wasm a fraction of go-app's element calls (docs/performance.md).
+		app.Raw(`<p id="tour-pos" class="hint">Tour · card `+strconv.Itoa(v.N)+` of `+strconv.Itoa(v.Of)+` · step `+strconv.Itoa(v.Step)+` of `+strconv.Itoa(v.Steps)+`</p>`),
+		app.Raw(`<h2 id="tour-h">`+html.EscapeString(v.Card.Title)+`</h2>`),
 		app.If(v.Reset != "", func() app.UI {
 			return app.P().ID("tour-reset").Class("tour-note").Role("status").Text(v.Reset)
 		}),
@@ -144,7 +147,7 @@ func (c *tour) Render() app.UI {
 			)
 		}),
 		app.If(v.Changed, func() app.UI {
-			return app.P().ID("tour-changed").Class("tour-note").Text("This is your own run now: moving to another card puts the article's demo back.")
+			return app.Raw(`<p id="tour-changed" class="tour-note">This is your own run now: moving to another card puts the article's demo back.</p>`)
 		}),
 		app.If(v.Card.Fix, func() app.UI {
 			return app.Div().Class("row wrap").Body(

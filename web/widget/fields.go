@@ -1,6 +1,8 @@
 package widget
 
 import (
+	"html"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/model"
@@ -20,7 +22,7 @@ func NumberField(f model.Field, text, hint, msg string, onChange, onInput app.Ev
 		in = in.Aria("invalid", "true").Aria("describedby", id+"-error "+id+"-hint")
 	}
 	return app.Div().Class("field field-number").Body(
-		app.Label().For(id).Text(f.Label()),
+		Label(id, f.Label()),
 		in,
 		Hint(id+"-hint", f.Label(), hint),
 		FieldError(f, msg),
@@ -39,7 +41,7 @@ func ChoiceField(v model.SettingView, onChange app.EventHandler) app.UI {
 		sel = sel.Aria("describedby", id+"-hint")
 	}
 	return app.Div().Class("field").Body(
-		app.Label().For(id).Text(v.Field.Label()),
+		Label(id, v.Field.Label()),
 		sel,
 		app.If(v.Hint != "", func() app.UI { return Hint(id+"-hint", v.Field.Label(), v.Hint) }),
 		FieldError(v.Field, v.Err),
@@ -51,4 +53,10 @@ func FieldError(f model.Field, msg string) app.UI {
 	return app.If(msg != "", func() app.UI {
 		return app.P().ID(f.ID() + "-error").Class("field-error").Role("alert").Text(msg)
 	})
+}
+
+// Label is a field's label, as raw markup (escaped): one call where
+// go-app's element builders cost the wasm several (docs/performance.md).
+func Label(forID, text string) app.UI {
+	return app.Raw(`<label for="` + html.EscapeString(forID) + `">` + html.EscapeString(text) + `</label>`)
 }

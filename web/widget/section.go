@@ -1,6 +1,10 @@
 package widget
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"html"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Section is a panel of the page's sections below the run: a disclosure,
 // open at first, whose summary is the panel's heading, so a reader folds
@@ -8,7 +12,7 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // sections) lands on it. go-app leaves open alone once rendered: a folded
 // section stays folded across renders.
 func Section(id, cls, headID, title string, body ...app.UI) app.UI {
-	head := app.Summary().Body(app.H2().ID(headID).Text(title))
+	head := app.Raw(`<summary><h2 id="` + html.EscapeString(headID) + `">` + html.EscapeString(title) + `</h2></summary>`)
 	return app.Details().ID(id).Class("panel section "+cls).Open(true).Aria("labelledby", headID).
 		Body(append([]app.UI{head}, body...)...)
 }

@@ -1,6 +1,10 @@
 package widget
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"html"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // oneLine is about as many characters of a hint as one line of the
 // settings' column holds: a hint this short is shown as it is.
@@ -13,14 +17,17 @@ const oneLine = 48
 // button to the keyboard). name says whose explanation it is, for a
 // screen reader that lists the page's "why?" buttons.
 func Hint(id, name, text string) app.UI {
+	// Raw markup (escaped) inside the disclosure, which stays an element
+	// so that it stays open as its text changes: one call where go-app's
+	// element builders cost the wasm several (docs/performance.md).
+	e := html.EscapeString
+	p := app.Raw(`<p id="` + e(id) + `" class="hint">` + e(text) + `</p>`)
 	if len([]rune(text)) <= oneLine {
-		return app.P().ID(id).Class("hint").Text(text)
+		return p
 	}
 	return app.Details().Class("why").Body(
-		app.Summary().Body(
-			app.Span().Class("why-line").Aria("hidden", "true").Text(text),
-			app.Span().Class("why-label").Body(app.Text("why?"), app.Span().Class("visually-hidden").Text(" ("+name+")")),
-		),
-		app.P().ID(id).Class("hint").Text(text),
+		app.Raw(`<summary><span class="why-line" aria-hidden="true">`+e(text)+`</span>`+
+			`<span class="why-label">why?<span class="visually-hidden"> (`+e(name)+`)</span></span></summary>`),
+		p,
 	)
 }
