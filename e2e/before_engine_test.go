@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,8 +31,7 @@ func startHeldSite(t *testing.T) (url string, release func()) {
 	held := make(chan struct{})
 	var once sync.Once
 	release = func() { once.Do(func() { close(held) }) }
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	ln := listenFresh(t)
 	srv := server.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/web/app.wasm") {
 			select {

@@ -32,16 +32,22 @@ const (
 	readyTimeout  = 2 * time.Minute
 )
 
-// browser is one tab in a browser context of its own, owned by one test. Any
-// uncaught exception or console/log error fails the test at its end, and a
-// failed test leaves build/e2e-failures/<TestName>.png behind.
+// browser is one tab in a browser context of its own, lent to one test
+// (see tabPool). Any uncaught exception or console/log error fails the test
+// at its end, and a failed test leaves build/e2e-failures/<TestName>.png
+// behind.
 type browser struct {
 	t   *testing.T
 	ctx context.Context // the tab: pass to chromedp.Run/Do for anything custom
+	tab *pooledTab
 
 	mu       sync.Mutex
 	problems []string
 	allowed  []*regexp.Regexp
+	// discard is set by a test that changed what the next test would
+	// inherit and cannot be undone (the page's virtual clock, the
+	// context's downloads): the tab is closed, not lent again.
+	discard bool
 }
 
 // chromium finds a browser binary, or skips (fails under CI) without one.
@@ -56,21 +62,24 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// newBrowser opens a tab in a browser context of its own (as a private
-// window: its own storage, cache, service workers and permissions, so
-// nothing leaks between tests) in the package's shared Chromium, at a
-// 1280×900 viewport. The context is disposed of when the test ends.
+// newBrowser lends t a tab at a 1280×900 viewport, in a browser context of
+// its own (as a private window: its own storage, cache, service workers and
+// permissions) in the package's shared Chromium. The tab is given back when
+// the test ends (tabPool says why and how).
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
 	b := &browser{t: t}
-	ctx, cancel := chromedp.NewContext(shared.start(t), chromedp.WithNewBrowserContext(),
-		chromedp.WithListener(b.listen)) // from the tab's first event on
-	b.ctx = ctx
-	t.Cleanup(cancel)
-	t.Cleanup(b.finish) // runs before the tab is closed
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("opening a tab in a new browser context: %v", err)
+	tab := tabs.take()
+	if tab == nil {
+		var err error
+		if tab, err = openTab(shared.start(t)); err != nil {
+			t.Fatalf("opening a tab in a new browser context: %v", err)
+		}
 	}
+	tab.owner.Store(b)
+	b.tab, b.ctx = tab, tab.ctx
+	t.Cleanup(b.giveBack)
+	t.Cleanup(b.finish) // runs before the tab is given back
 	// Tests run side by side in tabs of one browser (t.Parallel): each tab
 	// is told it has the focus, as a lone window would, so that focus and
 	// blur behave as a reader's.
@@ -111,6 +120,7 @@ var shared sharedChromium
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	tabs.closeAll()
 	shared.close()
 	os.Exit(code)
 }
@@ -155,8 +165,9 @@ func (s *sharedChromium) closeLocked() {
 	s.ctx, s.stop = nil, nil
 }
 
-// listen runs in chromedp's read loop: record and return, nothing more.
-func (b *browser) listen(ev any) {
+// record runs in chromedp's read loop (pooledTab.listen): record and
+// return, nothing more.
+func (b *browser) record(ev any) {
 	var p string
 	switch ev := ev.(type) {
 	case *runtime.EventExceptionThrown:

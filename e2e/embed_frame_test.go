@@ -50,8 +50,7 @@ func snippetHost(t *testing.T, html string) string {
 		w.Write([]byte(`<!doctype html><html lang="en"><meta name="viewport" content="width=device-width, initial-scale=1">` +
 			`<title>A writer's doc</title><body style="margin:0"><main><h1>The leak</h1>` + html + `<p>After the frame.</p></main></body></html>`))
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	ln := listenFresh(t)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })

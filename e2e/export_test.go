@@ -97,6 +97,7 @@ func TestExportImport(t *testing.T) {
 func acceptDownloads(b *browser) string {
 	b.t.Helper()
 	dir := b.t.TempDir()
+	b.discard = true // the context's downloads stay allowed
 	_, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: ptr(true),
 		BrowserContextID: b.contextID(),

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // it promises to catch is recorded.
 func TestHarnessRecordsProblems(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := stubServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
 			return
@@ -23,7 +22,6 @@ func TestHarnessRecordsProblems(t *testing.T) {
 		w.Write([]byte(`<!doctype html><title>t</title><img src="/missing.png">
 <script>console.error("boom", 42); setTimeout(() => { throw new Error("kaboom") });</script>`))
 	}))
-	defer srv.Close()
 
 	b := newBrowser(t)
 	b.Allow(".") // recorded, but this test must not fail for them

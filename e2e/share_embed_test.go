@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -82,8 +81,7 @@ func embedHost(t *testing.T) (port string) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!doctype html><html lang="en"><title>stub</title><p>not the playground</p></html>`))
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	ln := listenFresh(t)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -214,11 +212,10 @@ func checkEmbedExample(t *testing.T, b, frame *browser) {
 func TestEmbedExampleScript(t *testing.T) {
 	t.Parallel()
 	host := "http://localhost:" + embedHost(t)
-	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	stub := stubServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!doctype html><html lang="en"><title>stub playground</title><p>stub</p></html>`))
 	}))
-	t.Cleanup(stub.Close)
 	b := newBrowser(t)
 	b.Do(chromedp.Navigate(host + "/embed-example.html?app=" + url.QueryEscape(stub.URL+"/docs/")))
 	frame := b.attachFrame(stub.URL)

@@ -228,7 +228,7 @@ const heightTimeout = 10 * time.Second
 // new tab would. Its problems are recorded with b's.
 func (b *browser) newTab() *browser {
 	b.t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(b.listen))
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(b.record))
 	b.t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		b.t.Fatalf("new tab: %v", err)
@@ -260,7 +260,7 @@ func (b *browser) attachFrame(prefix string) *browser {
 		}
 		return id != "", fmt.Sprintf("the tab's targets: %q", seen)
 	})
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel(), chromedp.WithListener(b.listen))
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel(), chromedp.WithListener(b.record))
 	b.t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		b.t.Fatalf("attaching to the iframe: %v", err)
@@ -284,7 +284,7 @@ func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chro
 	opts := headless.Options(exe, profile, viewW, viewH, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &browser{t: t}
-	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(b.listen), chromedp.WithLogf(t.Logf))
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(b.record), chromedp.WithLogf(t.Logf))
 	b.ctx = ctx
 	t.Cleanup(func() { cancelTab(); cancelAlloc() })
 	t.Cleanup(b.finish)

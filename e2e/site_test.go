@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -88,10 +87,7 @@ func startSite(t *testing.T) *testSite {
 func startSiteAt(t *testing.T, dir string) *testSite {
 	t.Helper()
 	prefix := builtPrefix(t, dir)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := listenFresh(t)
 	h, err := server.New(server.Options{Dir: dir, Prefix: prefix})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -39,8 +38,7 @@ func TestSubPath(t *testing.T) {
 
 	h, err := server.New(server.Options{Dir: out, Prefix: prefix})
 	require.NoError(t, err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	ln := listenFresh(t)
 	srv := server.NewHTTPServer(h, server.Timeouts{})
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })

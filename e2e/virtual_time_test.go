@@ -16,6 +16,7 @@ import (
 // pauseVirtualTime stops the page's clock.
 func pauseVirtualTime(b *browser) {
 	b.t.Helper()
+	b.discard = true // a paused clock cannot be given to the next test
 	_, err := chromedp.Call(b.ctx, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{
 		Policy: emulation.VirtualTimePolicyPause,
 	})
