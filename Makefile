@@ -17,7 +17,7 @@ WASM_SRC := go.mod go.sum $(shell find engine challenge web wasm replay deploych
 GEN_SRC  := $(shell find cmd/gensite internal/sitegen internal/preview internal/precompress -type f -not -name '*_test.go')
 STATIC   := $(shell find static -type f)
 
-.PHONY: wasm wasm-size fork-sizes site serve test test-run test-fast soak loadtest bench profile FORCE
+.PHONY: wasm wasm-size fork-sizes site serve test test-run test-fast soak screens loadtest bench profile FORCE
 
 wasm: build/app.wasm
 site: build/site/index.html
@@ -168,6 +168,12 @@ SOAK_SEED    ?= random
 SOAK_ACTIONS ?= 2000
 soak: site
 	SOAK_SEED=$(SOAK_SEED) SOAK_ACTIONS=$(SOAK_ACTIONS) $(GO) test -timeout 60m -count=1 -v -run '^TestSoak$$' ./e2e/
+
+# The screenshots for a human to look at (build/screenshots/, the reviewed
+# ones copied to docs/screens/): the browser tests that take them, with the
+# captures on. `make test` runs the same tests' checks without capturing.
+screens: site
+	KVLEAK_SCREENSHOTS=1 $(GO) test -count=1 -run '^(TestScreenshots|TestScreenshotsDark|TestReplayScreenshots|TestSmoke|TestEmbedSnippetSizesItsFrame|TestEmbedExampleCrossSite)$$' ./e2e/
 
 # 2,000 requests at concurrency 32 for index.html and the wasm (br) against
 # the real server on loopback, 5 rounds: requests/s and p50/p99 per round.

@@ -289,10 +289,19 @@ func (b *browser) WaitReady() {
 	waitFor(b, "the wasm app to run", jsExists(readySelector), within(readyTimeout))
 }
 
+// shooting is set by `make screens` (KVLEAK_SCREENSHOTS=1): the tests then
+// save their screenshots for a human to look at. Without it they check the
+// same pages and skip the captures, which cost the suite more than the checks.
+var shooting = os.Getenv("KVLEAK_SCREENSHOTS") == "1"
+
 // Screenshot saves a full-page PNG at the given viewport width (0 keeps
-// 1280), for humans to look at. The viewport is restored afterwards.
+// 1280), for humans to look at, when shooting (`make screens`). The
+// viewport is restored afterwards.
 func (b *browser) Screenshot(path string, width int) {
 	b.t.Helper()
+	if !shooting {
+		return
+	}
 	if err := b.screenshot(path, width); err != nil {
 		b.t.Fatalf("screenshot %s: %v", path, err)
 	}

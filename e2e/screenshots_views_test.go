@@ -15,6 +15,9 @@ import (
 // name ending in suffix ("" or "-dark"), for a human to look at.
 func shootViews(t *testing.T, b *browser, site, dir, suffix string) {
 	t.Helper()
+	if !shooting { // these views' own tests check them
+		return
+	}
 	for _, w := range []int64{1280, phoneWidth} {
 		b.Do(chromedp.EmulateViewport(w, 800))
 		b.Open(site + "?tour=3")
@@ -42,6 +45,9 @@ func shootViews(t *testing.T, b *browser, site, dir, suffix string) {
 // its heading (maps-SERVER-WIDTH+suffix.png).
 func shootMaps(t *testing.T, b *browser, site, dir, suffix string) {
 	t.Helper()
+	if !shooting { // TestPoolMapsFitTheScreen checks them
+		return
+	}
 	b.Open(site + "?v=3&preset=glm-launch")
 	for _, w := range []int64{1280, phoneWidth} {
 		b.Do(chromedp.EmulateViewport(w, 800))
@@ -59,6 +65,9 @@ func shootMaps(t *testing.T, b *browser, site, dir, suffix string) {
 // the reader sees it, which a full-page capture would move).
 func viewportShot(b *browser, path string) {
 	b.t.Helper()
+	if !shooting {
+		return
+	}
 	png := run(b, chromedp.CaptureScreenshot())
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		b.t.Fatal(err)
