@@ -24,14 +24,25 @@ func TestPermalinkSchemaMatchesDemo(t *testing.T) {
 
 // TestEveryPresetOpensAsPinned opens each preset twice, in a tab of its
 // own beside the others: its short link at the run's middle step
-// (?v=4&preset=slug&step=N), from where the scrubber visits both ends of
-// every step span of presets_expected_test.go; then its full permalink,
-// which replays to the pinned outcome and stays in the address bar as it
-// is. (A page load per step took this to 564 s of the suite on a loaded
-// 2-core machine; three loads a preset, 582 s of tab time at -parallel 4.)
+// (?v=4&preset=slug&step=N), then its full permalink, which replays to the
+// pinned outcome and stays in the address bar as it is. For one preset of
+// each kind (walkedPresets) the scrubber also visits both ends of every
+// step span of presets_expected_test.go between the two: that the page
+// follows the scrubber with the model's view. What every preset shows at
+// every step is the model's, pinned natively (web/model
+// TestPresetViewsGolden); walking all nineteen here took 376 visits.
+// walkedPresets are walked span by span in the browser: the leak, its
+// refusal by the fixed engine, the article's scale, a late write, and a
+// door that retires its request.
+var walkedPresets = map[string]bool{"demo": true, "demo-fixed": true, "glm-launch": true, "late-write": true, "door-aborted": true}
+
 func TestEveryPresetOpensAsPinned(t *testing.T) {
 	t.Parallel()
 	site := serveSite(t)
+	for slug := range walkedPresets {
+		_, ok := engine.PresetBySlug(slug)
+		require.True(t, ok, "walkedPresets names %q, no preset", slug)
+	}
 	for _, p := range engine.Presets() {
 		t.Run(p.Slug, func(t *testing.T) {
 			t.Parallel()
@@ -43,7 +54,10 @@ func TestEveryPresetOpensAsPinned(t *testing.T) {
 			s := waitShows(b, p.Slug+" at its middle step", expectAt(t, p.Slug, mid))
 			assert.False(t, s.HasBanner, "%s&step=%d: banner %q", p.Slug, mid, s.Banner)
 			for _, sp := range want.Steps {
-				for _, step := range []int{sp.From, sp.To} {
+				if !walkedPresets[p.Slug] {
+					break
+				}
+				for _, step := range []int{sp.From, sp.To}[:min(2, sp.To-sp.From+1)] {
 					scrubTo(b, step)
 					waitShows(b, p.Slug+" at step "+strconv.Itoa(step), expectAt(t, p.Slug, step))
 				}
