@@ -34,8 +34,10 @@ func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
 		return g.Cells
 	}
 	shown, now := grid(s.Steps()/2), grid(s.Steps()-1)
-	held := heldNames(shown, now)
+	var buf []model.CellView
+	held := heldNames(shown, now, &buf)
 	require.Len(t, held, len(now))
+	assert.Same(t, &buf[0], &held[0], "the cells are copied into the buffer handed")
 	renamed := 0
 	for i := range held {
 		want := now[i]
@@ -48,5 +50,7 @@ func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
 	}
 	assert.Greater(t, renamed, 100, "a move across B's reservation renames hundreds of cells")
 	same := grid(s.Steps() - 1)
-	assert.Same(t, &same[0], &heldNames(same, same)[0], "nothing renamed: the cells themselves")
+	assert.Same(t, &same[0], &heldNames(same, same, &buf)[0], "nothing renamed: the cells themselves")
+	again := heldNames(shown, now, &buf)
+	assert.Same(t, &buf[0], &again[0], "the buffer is reused, not grown anew")
 }
