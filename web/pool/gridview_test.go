@@ -54,3 +54,24 @@ func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
 	again := heldNames(shown, now, &buf)
 	assert.Same(t, &buf[0], &again[0], "the buffer is reused, not grown anew")
 }
+
+// While the timeline is dragged a map's spans keep their words; the map
+// itself follows every move, and the words catch up when the drag ends.
+func TestAMapsSpansKeepTheirWordsDuringADrag(t *testing.T) {
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	regions := func(step int) model.MapRegions {
+		require.NoError(t, s.ScrubTo(step))
+		return s.PoolMap().Regions
+	}
+	before, after := regions(s.Steps()/2), regions(s.Steps()-1)
+	require.NotEqual(t, before, after, "the two steps' spans differ")
+	c := newPoolMap().Map(model.PoolMapView{Regions: before})
+	assert.Equal(t, before, c.shownRegions())
+	c.Map(model.PoolMapView{Regions: after}).Scrubbing(true)
+	assert.Equal(t, before, c.shownRegions(), "dragged: the words shown before")
+	c.Scrubbing(false)
+	assert.Equal(t, after, c.shownRegions(), "the drag ended: the step's words")
+	assert.Equal(t, after, newPoolMap().Map(model.PoolMapView{Regions: after}).Scrubbing(true).shownRegions(),
+		"a map first shown in a drag names its own spans")
+}
