@@ -140,3 +140,26 @@ func TestPoolMapRegionsSayWhatTheResponseSays(t *testing.T) {
 	first := regions[leaked].First
 	waitFor(b, "the grid zoomed to the span", fmt.Sprintf(`(document.querySelector("#grid .cell") || {dataset: {}}).dataset.page?.split("-")[0] === "%d"`, first))
 }
+
+// A drag of the timeline moves the maps with it but leaves their spans'
+// words as they were until it ends (web/pool/poolmap.go): a move rewrote
+// the lists. The drag's end (the slider's change) brings them to the step.
+func TestADragKeepsTheMapsWordsUntilItEnds(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t)
+	choosePreset(b, "glm-launch")
+	waitFor(b, "the regions", `document.querySelectorAll("#pool-map-regions .region").length > 0`)
+	words := func() string {
+		return evalJS[string](b, `["pool-map", "prefill-map"].map(id => document.getElementById(id + "-figure").querySelector(".map-regions").innerText).join("\n--\n")`)
+	}
+	latest := words()
+	b.Do(evalVoid(`(() => { const s = document.getElementById("scrubber"); s.value = 1; s.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	waitFor(b, "step 1", `document.querySelector("#step-pos").textContent.startsWith("Step 1 of")`)
+	waitFrames(b, 2)
+	assert.Equal(t, latest, words(), "dragged to step 1: the words stay")
+	b.Do(evalVoid(`document.getElementById("scrubber").dispatchEvent(new Event("change", {bubbles: true}))`))
+	waitFor(b, "the words of step 1", fmt.Sprintf(`(() => { const w = ["pool-map", "prefill-map"].map(id => document.getElementById(id + "-figure").querySelector(".map-regions").innerText).join("\n--\n"); return w !== %q; })()`, latest))
+	last := evalJS[int](b, `Number(document.getElementById("scrubber").max)`)
+	scrubTo(b, last)
+	waitFor(b, "the latest step's words again", fmt.Sprintf(`["pool-map", "prefill-map"].map(id => document.getElementById(id + "-figure").querySelector(".map-regions").innerText).join("\n--\n") === %q`, latest))
+}

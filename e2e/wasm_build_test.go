@@ -43,9 +43,12 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // met"): 1,251,377 B on the round's merged tree (1,254,424 B on the branch
 // that won the bytes back), under this round's ceiling of 1,280,000 B
 // (issue 51) once the sorts instantiated per type and most of go-app's
-// single-use element types were removed. Lower this bound as bytes are won back;
+// single-use element types were removed; raised by 3,000 B for the scrub at
+// launch scale (issue 49, docs/performance.md: its held words and names, its
+// kept class attributes, prefill's map drawn over the last one), 1,254,841 B
+// measured. Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_252_000
+const wasmShare = 1_255_000
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -18,6 +18,7 @@ type config struct {
 	out      string
 	skipGo   bool
 	phone    bool // the phone profile only
+	quick    bool // the loopback visit and the timed interactions only
 	chromium string
 	profile  string
 	timeout  time.Duration
@@ -45,6 +46,7 @@ func parseFlags(args []string, usageOut io.Writer) (config, error) {
 	fs.StringVar(&c.floor, "floor", "build/floor", "the reference pages measured beside the playground (cmd/bench/floor; make bench builds them); '' skips them")
 	fs.StringVar(&c.out, "out", "build/bench.json", "where to write the JSON report")
 	fs.BoolVar(&c.skipGo, "skip-go", false, "skip the engine's Go benchmarks")
+	fs.BoolVar(&c.quick, "interactions", false, "measure only the loopback visit and the timed interactions (Send, Step, scrub at both scales), for iterating on one; the other figures read N/A")
 	fs.BoolVar(&c.phone, "phone", false, "measure only the phone profile (every run; implies -skip-go)")
 	fs.StringVar(&c.chromium, "chromium", "", "browser binary (default: /usr/bin/chromium, or chromium/google-chrome on PATH)")
 	fs.StringVar(&c.profile, "profile", "", "write Chrome CPU profiles (first run) of the timed sends at glm-launch to this .cpuprofile file, of the demo-scale sends and the glm-launch scrubbing next to it (-demo, -scrub), and print their hottest functions")

@@ -218,6 +218,9 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 		}
 		vlog("memory: wasm %.1f → %.1f MB, JS heap %.1f → %.1f MB", r.MemGLM.WasmMemory/1e6, r.MemAfter.WasmMemory/1e6, r.MemGLM.JSHeapUsed/1e6, r.MemAfter.JSHeapUsed/1e6)
 	}
+	if cfg.quick {
+		return r, nil
+	}
 	// 5. The repeat visit: last in this browser, so that it changes none
 	// of the figures above; the tab navigates afresh to the start page.
 	if r.SWCached {

@@ -71,6 +71,12 @@ func (g gridCells) Change(was, now model.CellView) Change {
 			attrs[n], n = Attr{"class", cls}, n+1
 		}
 	}
+	if n == 1 && was.Page == now.Page && was.Owner == now.Owner && was.Name == now.Name && !g.tiles {
+		// The class alone, as most cells of a scrub change: a kept slice,
+		// not one made a cell.
+		c.Attrs = classAttrs(now)
+		return c
+	}
 	if was.Page != now.Page {
 		attrs[n], n = Attr{"data-page", now.Page}, n+1
 	}
@@ -221,6 +227,23 @@ func cellClassKey(c model.CellView) (int, bool) {
 }
 
 var keptClasses [4 * 9 * 16]string
+
+// classAttrs is the class attribute of c's element alone, kept like its
+// class: a patch only reads a change's attributes.
+func classAttrs(c model.CellView) []Attr {
+	k, ok := cellClassKey(c)
+	if !ok {
+		return []Attr{{"class", cellClass(c)}}
+	}
+	if a := keptClassAttrs[k]; a != nil {
+		return a
+	}
+	a := []Attr{{"class", CellClass(c)}}
+	keptClassAttrs[k] = a
+	return a
+}
+
+var keptClassAttrs [len(keptClasses)][]Attr
 
 func cellClass(c model.CellView) string {
 	cls := "cell state-" + string(c.State)

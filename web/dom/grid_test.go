@@ -245,3 +245,20 @@ func BenchmarkGridPatchPlan(b *testing.B) {
 		PlanPatch(k, to, at)
 	}
 }
+
+// A cell whose looks alone change (most cells of a scrub at launch scale)
+// changes its class only, from a kept slice: no allocation a cell.
+func TestACellWhoseLooksChangeChangesItsClassOnly(t *testing.T) {
+	was := model.CellView{Page: "1–1,331", Owner: "A", State: "allocated", Tenant: 0, Mark: "A", Name: "pages 1–1,331: A"}
+	now := was
+	now.State = "stale"
+	k := GridCells(false)
+	c := k.Change(was, now)
+	require.Equal(t, []Attr{{"class", CellClass(now)}}, c.Attrs)
+	assert.False(t, c.SetInner)
+	assert.Same(t, &c.Attrs[0], &k.Change(was, now).Attrs[0], "the same class: the same kept slice")
+	el := showCell(was, false)
+	el.apply(c)
+	assert.Equal(t, showCell(now, false), el)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { k.Change(was, now) }))
+}

@@ -290,7 +290,7 @@ func checkSession(t *testing.T, s *Session) {
 		require.NotEqual(t, "not started", pipe.Decode, "decode's verdict shows once its intake ran")
 	}
 	prefill := s.PrefillPool()
-	require.Equal(t, s.prefillPool(), prefill, "the prefill pool's kept view is the one built afresh")
+	require.Equal(t, s.prefillPool(), drawnWhole(prefill), "the prefill pool's kept view is the one built afresh")
 	require.Empty(t, prefill.Err)
 	leakedOnPrefill := 0
 	for _, c := range prefill.Grid.Cells {

@@ -62,6 +62,8 @@ func viewHash(t *testing.T, v any) [32]byte {
 	case PoolPanelView:
 		pv.Map.Version, pv.Map.Changed, pv.Map.AllChanged = 0, nil, false
 		v = pv
+	case PrefillPoolView:
+		v = drawnWhole(pv)
 	}
 	data, err := json.Marshal(v)
 	require.NoError(t, err)

@@ -83,7 +83,7 @@ func buildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks G
 	g.Tiles = g.PerCell == 1 && len(cells) <= MaxTiles
 	g.Cells = make([]CellView, len(cells))
 	for i, c := range cells {
-		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles)
+		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles, CellView{})
 	}
 	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(engine.PageID(first))), engine.Thousands(int64(engine.PageID(last))), engine.Thousands(int64(snap.Pages())))
 	if g.PerCell > 1 {
@@ -99,14 +99,22 @@ func buildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks G
 const updateFrom = 64
 
 // cellView is one cell of the grid, ready to render.
-func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool) CellView {
+// was is the cell's view before (CellView{} for none): a cell of the same
+// pages keeps its page and id texts, as most cells of a scrub do.
+func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool, was CellView) CellView {
 	v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
-	if c.First == c.Last {
+	switch {
+	case was.Page != "" && was.First == c.First && was.Last == c.Last:
+		v.Page, v.ID = was.Page, was.ID
+	case c.First == c.Last:
 		v.Page, v.ID = strconv.Itoa(c.First), strconv.Itoa(engine.PageID(c.First))
-		v.Label = pageLabel(snap, c.First)
-	} else {
+	default:
 		v.Page = strconv.Itoa(c.First) + "-" + strconv.Itoa(c.Last)
 		v.ID = engine.Thousands(int64(engine.PageID(c.First))) + "–" + engine.Thousands(int64(engine.PageID(c.Last)))
+	}
+	if c.First == c.Last {
+		v.Label = pageLabel(snap, c.First)
+	} else {
 		v.Label = rangeLabel(c)
 	}
 	if c.First == c.Last {
@@ -215,7 +223,7 @@ func updateGrid(prev GridView, prevCells []engine.Cell, snap *engine.Snapshot, t
 		if !copied {
 			g.Cells, copied = slices.Clone(prev.Cells), true
 		}
-		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles)
+		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles, *v)
 	}
 	return g, cells, nil
 }

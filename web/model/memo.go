@@ -43,6 +43,9 @@ type memo struct {
 
 	prefillKey gridKey // the step and the tenants' names (its cells' colours)
 	prefill    PrefillPoolView
+	// prefillSnap is the snapshot prefill's map was drawn from (nil for
+	// no map).
+	prefillSnap *engine.Snapshot
 
 	runKey   runKey
 	runQuery string

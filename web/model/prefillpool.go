@@ -25,15 +25,27 @@ type PrefillPoolView struct {
 func (s *Session) PrefillPool() PrefillPoolView {
 	m := &s.memo
 	if k := (gridKey{snapKey: s.snapKey(), tenants: strings.Join(s.tenants, "\x00")}); k != m.prefillKey || m.prefill.Summary == "" && m.prefill.Err == "" {
-		m.prefill, m.prefillKey = s.prefillPool(), k
+		m.prefill, m.prefillSnap = s.prefillPoolOver(m.prefill.Map, m.prefillSnap)
+		m.prefillKey = k
 	}
 	return m.prefill
 }
 
+// prefillPool is the prefill pool's view built afresh.
 func (s *Session) prefillPool() PrefillPoolView {
+	v, _ := s.prefillPoolOver(PoolMapView{}, nil)
+	return v
+}
+
+// prefillPoolOver is the prefill pool's view, its map drawn over was,
+// the map of prev, as decode's is (PoolMap): a move of the scrubber
+// rewrites and repaints the pages the steps between changed, not 681,280
+// bytes allocated and painted afresh. It returns the snapshot the map
+// shows.
+func (s *Session) prefillPoolOver(was PoolMapView, prev *engine.Snapshot) (PrefillPoolView, *engine.Snapshot) {
 	snap, err := s.eng.ViewAtOf(engine.ServerPrefill, s.Current())
 	if err != nil {
-		return PrefillPoolView{Err: err.Error()}
+		return PrefillPoolView{Err: err.Error()}, nil
 	}
 	var v PrefillPoolView
 	pages := snap.Pages()
@@ -41,9 +53,9 @@ func (s *Session) prefillPool() PrefillPoolView {
 	v.Summary = fmt.Sprintf("%s %s: %s held, %s stale (freed, still holding KV), %s free",
 		engine.Thousands(int64(pages)), plural(pages, "page", "pages"), engine.Thousands(int64(held)), engine.Thousands(int64(stale)), engine.Thousands(int64(free)))
 	if pages >= MapFrom {
-		v.Map = PoolMapView{Show: true, Pages: pages, Colours: s.mapColours(), AllChanged: true, Version: 1,
-			Map: snap.PageMap(nil), Regions: mapRegions(snap, s.eng, s.tenants)}
-		return v
+		v.Map = PoolMapView{Show: true, Pages: pages, Colours: s.mapColours(), Version: was.Version + 1, Regions: mapRegions(snap, s.eng, s.tenants)}
+		v.Map.Map, v.Map.Changed, v.Map.AllChanged = snap.PageMapSince(was.Map, prev)
+		return v, snap
 	}
 	var marks GridMarks
 	if step := s.step; step > 0 {
@@ -56,5 +68,5 @@ func (s *Session) prefillPool() PrefillPoolView {
 		v.Err = err.Error()
 	}
 	v.Grid = g
-	return v
+	return v, nil
 }

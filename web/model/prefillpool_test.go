@@ -105,11 +105,46 @@ func TestPrefillPoolAtGLMScale(t *testing.T) {
 func TestKeptPrefillPoolFollowsTheTenants(t *testing.T) {
 	s := NewSession()
 	require.NoError(t, s.SelectStep(12))
-	assert.Equal(t, s.prefillPool(), s.PrefillPool())
+	assert.Equal(t, s.prefillPool(), drawnWhole(s.PrefillPool()))
 	require.NoError(t, s.SelectTenant("A"))
 	require.NoError(t, rename(s, "Acme"))
-	assert.Equal(t, s.prefillPool(), s.PrefillPool(), "after a rename")
+	assert.Equal(t, s.prefillPool(), drawnWhole(s.PrefillPool()), "after a rename")
 	g, err := s.Grid(MaxGridCells)
 	require.NoError(t, err)
 	assert.Equal(t, g.Cells[1].Tenant, s.PrefillPool().Grid.Cells[1].Tenant, "both pools colour A's pages alike")
+}
+
+// drawnWhole is v with its map's bookkeeping as a view built afresh has it:
+// a kept map is drawn over the last one (Version, Changed), with the same
+// bytes.
+func drawnWhole(v PrefillPoolView) PrefillPoolView {
+	if v.Map.Show {
+		v.Map.Version, v.Map.Changed, v.Map.AllChanged = 1, nil, true
+	}
+	return v
+}
+
+// At launch scale a move of the scrubber redraws prefill's map over the
+// last one, as decode's: the same bytes, no new map, the pages changed.
+func TestPrefillsMapIsDrawnOverTheLastOne(t *testing.T) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	require.NoError(t, s.Send())
+	last := s.Steps()
+	require.NoError(t, s.ScrubTo(last/2))
+	was := s.PrefillPool()
+	require.True(t, was.Map.Show)
+	inPart := 0
+	for _, step := range []int{last - 1, last / 2, 1, last} {
+		require.NoError(t, s.ScrubTo(step))
+		now := s.PrefillPool()
+		if !now.Map.AllChanged {
+			inPart++
+		}
+		assert.Equal(t, s.prefillPool(), drawnWhole(now), "step %d: the bytes and words of a fresh view", step)
+		assert.Same(t, &was.Map.Map[0], &now.Map.Map[0], "step %d: drawn over the last map", step)
+		assert.Equal(t, was.Map.Version+1, now.Map.Version, "step %d", step)
+		was = now
+	}
+	assert.Positive(t, inPart, "a move between nearby steps rewrites its pages only")
 }

@@ -34,8 +34,10 @@ func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
 		return g.Cells
 	}
 	shown, now := grid(s.Steps()/2), grid(s.Steps()-1)
-	held := heldNames(shown, now)
+	var buf []model.CellView
+	held := heldNames(shown, now, &buf)
 	require.Len(t, held, len(now))
+	assert.Same(t, &buf[0], &held[0], "the cells are copied into the buffer handed")
 	renamed := 0
 	for i := range held {
 		want := now[i]
@@ -48,5 +50,28 @@ func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
 	}
 	assert.Greater(t, renamed, 100, "a move across B's reservation renames hundreds of cells")
 	same := grid(s.Steps() - 1)
-	assert.Same(t, &same[0], &heldNames(same, same)[0], "nothing renamed: the cells themselves")
+	assert.Same(t, &same[0], &heldNames(same, same, &buf)[0], "nothing renamed: the cells themselves")
+	again := heldNames(shown, now, &buf)
+	assert.Same(t, &buf[0], &again[0], "the buffer is reused, not grown anew")
+}
+
+// While the timeline is dragged a map's spans keep their words; the map
+// itself follows every move, and the words catch up when the drag ends.
+func TestAMapsSpansKeepTheirWordsDuringADrag(t *testing.T) {
+	s := model.NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	regions := func(step int) model.MapRegions {
+		require.NoError(t, s.ScrubTo(step))
+		return s.PoolMap().Regions
+	}
+	before, after := regions(s.Steps()/2), regions(s.Steps()-1)
+	require.NotEqual(t, before, after, "the two steps' spans differ")
+	c := newPoolMap().Map(model.PoolMapView{Regions: before})
+	assert.Equal(t, before, c.shownRegions())
+	c.Map(model.PoolMapView{Regions: after}).Scrubbing(true)
+	assert.Equal(t, before, c.shownRegions(), "dragged: the words shown before")
+	c.Scrubbing(false)
+	assert.Equal(t, after, c.shownRegions(), "the drag ended: the step's words")
+	assert.Equal(t, after, newPoolMap().Map(model.PoolMapView{Regions: after}).Scrubbing(true).shownRegions(),
+		"a map first shown in a drag names its own spans")
 }

@@ -1,8 +1,6 @@
 package pool
 
 import (
-	"slices"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"kvleak/web/dom"
@@ -26,6 +24,11 @@ type poolGrid struct {
 	cells dom.Island[model.CellView]
 	shown []model.CellView // the cells the island was last handed
 	fresh []model.CellView // handed by this update's OnUpdate, for its Render
+	// held are two buffers the drag's cells with held names take turns in
+	// (the island keeps the one shown): a copy of 512 cells a move was a
+	// fifth of the grid's share of a scrub at glm-launch, most of it the
+	// collector's.
+	held [2][]model.CellView
 }
 
 func newPoolGrid() *poolGrid { return &poolGrid{} }
@@ -63,22 +66,28 @@ func (c *poolGrid) Render() app.UI {
 func (c *poolGrid) items() []model.CellView {
 	now := c.IGrid.Cells
 	if c.IScrubbing && len(c.shown) == len(now) {
-		now = heldNames(c.shown, now)
+		buf := &c.held[0]
+		if len(c.shown) > 0 && len(*buf) > 0 && &(*buf)[0] == &c.shown[0] {
+			buf = &c.held[1]
+		}
+		now = heldNames(c.shown, now, buf)
 	}
 	c.shown = now
 	return now
 }
 
 // heldNames is the cells now, each with the name it has in shown (the same
-// grid's cells as shown before); now itself when no name differs.
-func heldNames(shown, now []model.CellView) []model.CellView {
+// grid's cells as shown before), copied into *buf, which it grows as
+// needed; now itself when no name differs. buf must not hold shown.
+func heldNames(shown, now []model.CellView, buf *[]model.CellView) []model.CellView {
 	out := now
 	for i := range now {
 		if now[i].Name == shown[i].Name {
 			continue
 		}
 		if len(out) > 0 && &out[0] == &now[0] {
-			out = slices.Clone(now)
+			*buf = append((*buf)[:0], now...)
+			out = *buf
 		}
 		out[i].Name = shown[i].Name
 	}

@@ -21,7 +21,12 @@ type poolMap struct {
 	app.Compo
 
 	IMap model.PoolMapView
+	// IScrubbing: the timeline is being dragged. The map follows every
+	// move; its spans in words keep what they say until the drag ends
+	// (regions): a move rewrote the list, its text laid out again.
+	IScrubbing bool
 
+	regions   model.MapRegions // the spans the list shows
 	canvas    dom.PoolMap
 	width     int // the map's box in CSS pixels, as measured in the page
 	downAt    int // the page under the pointer when it went down, or -1
@@ -41,6 +46,7 @@ func newPoolMap() *poolMap { return &poolMap{downAt: -1, IID: "pool-map", width:
 
 func (c *poolMap) Map(v model.PoolMapView) *poolMap               { c.IMap = v; return c }
 func (c *poolMap) ID(id string) *poolMap                          { c.IID = id; return c }
+func (c *poolMap) Scrubbing(v bool) *poolMap                      { c.IScrubbing = v; return c }
 func (c *poolMap) OnZoom(fn func(app.Context, int, int)) *poolMap { c.onZoom = fn; return c }
 
 // OnMount draws the map and lays it out again whenever its box changes
@@ -94,9 +100,19 @@ func (c *poolMap) Render() app.UI {
 	}
 	return app.Figure().ID(c.IID+"-figure").Class("pool-map").Body(
 		app.Div().Class("pool-map-box").Body(canvas),
-		newMapRegions().ID(c.IID+"-regions").Regions(v.Regions).OnZoom(c.onZoom),
+		newMapRegions().ID(c.IID+"-regions").Regions(c.shownRegions()).OnZoom(c.onZoom),
 		app.Raw(`<figcaption class="hint">`+html.EscapeString(caption+".")+`</figcaption>`),
 	)
+}
+
+// shownRegions is the spans the list shows: the map's, but for a drag,
+// which keeps those shown before it (a list shown first in a drag is the
+// map's).
+func (c *poolMap) shownRegions() model.MapRegions {
+	if !c.IScrubbing || c.regions.Items == nil {
+		c.regions = c.IMap.Regions
+	}
+	return c.regions
 }
 
 func (c *poolMap) onDown(ctx app.Context, e app.Event) {

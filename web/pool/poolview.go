@@ -20,7 +20,8 @@ type poolView struct {
 	IFolded  bool // prefill's pool folded (the compact embed)
 	ICompare bool
 	// IScrubbing: the timeline is being dragged; the grid's cells keep
-	// their names until it ends (poolGrid).
+	// their names until it ends (poolGrid), the maps' spans their words
+	// (poolMap).
 	IScrubbing bool
 
 	table bool
@@ -65,7 +66,7 @@ func (c *poolView) Render() app.UI {
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
 		app.Raw(`<h2 id="pool-h">KV pools</h2>`),
-		newPrefillPool().Pool(c.IPrefill).Folded(c.IFolded),
+		newPrefillPool().Pool(c.IPrefill).Folded(c.IFolded).Scrubbing(c.IScrubbing),
 		app.Div().ID("pool-decode").Class("pool-server").Body(c.decode(g, caption, toggle, compare, grid, table)...),
 	)
 }
@@ -87,7 +88,7 @@ func (c *poolView) decode(g model.GridView, caption, toggle, compare string, gri
 			),
 		),
 		widget.Hint("pool-note", "the allocator", v.Note),
-		app.If(v.Map.Show, func() app.UI { return newPoolMap().Map(v.Map).OnZoom(c.onZoom) }),
+		app.If(v.Map.Show, func() app.UI { return newPoolMap().Map(v.Map).Scrubbing(c.IScrubbing).OnZoom(c.onZoom) }),
 		grid,
 		table,
 	}

@@ -19,12 +19,15 @@ type prefillPool struct {
 	// IFolded shows it as a closed disclosure: the compact embed, where
 	// decode's pool, on which the leak lands, must stay on screen.
 	IFolded bool
+	// IScrubbing: the timeline is being dragged (poolMap).
+	IScrubbing bool
 }
 
 func newPrefillPool() *prefillPool { return &prefillPool{} }
 
 func (c *prefillPool) Pool(v model.PrefillPoolView) *prefillPool { c.IPool = v; return c }
 func (c *prefillPool) Folded(v bool) *prefillPool                { c.IFolded = v; return c }
+func (c *prefillPool) Scrubbing(v bool) *prefillPool             { c.IScrubbing = v; return c }
 
 func (c *prefillPool) Render() app.UI {
 	widget.CountRender("prefillPool")
@@ -34,7 +37,7 @@ func (c *prefillPool) Render() app.UI {
 	case v.Err != "":
 		body = app.P().Class("field-error").Text(v.Err)
 	case v.Map.Show:
-		body = newPoolMap().ID("prefill-map").Map(v.Map)
+		body = newPoolMap().ID("prefill-map").Map(v.Map).Scrubbing(c.IScrubbing)
 	default:
 		body = app.Raw(dom.PrefillGridHTML(v.Grid))
 	}
