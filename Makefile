@@ -144,7 +144,7 @@ test-run: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js 
 	$(GO) vet -modfile build/wasm.mod $(GOAPP_PKGS)
 	$(GO) test -modfile build/wasm.mod ./web/... $(GOAPP_PKGS)
 	@rm -f $(SKIP_LOG)
-	@status=0; KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test -timeout 40m -parallel 4 ./... || status=$$?; \
+	@status=0; KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test -timeout 40m -parallel 2 ./... || status=$$?; \
 	$(skipped); exit $$status
 
 # make test-fast: the native half of `make test` for day-to-day work, in
