@@ -132,27 +132,17 @@ func alone(tab *pooledTab) error {
 func reset(tabCtx context.Context) error {
 	ctx, cancel := context.WithTimeout(tabCtx, 10*time.Second)
 	defer cancel()
-	return chromedp.Do(ctx,
-		chromedp.Navigate("about:blank"),
-		func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-			for _, call := range []func() error{
-				func() error { _, err := chromedp.Call(ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); return err },
-				func() error {
-					_, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{})
-					return err
-				},
-				func() error {
-					_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-						Features: []*emulation.MediaFeature{}})
-					return err
-				},
-			} {
-				if err := call(); err != nil {
-					return chromedp.Void{}, err
-				}
-			}
-			return chromedp.Void{}, nil
-		})
+	if _, err := chromedp.Run(ctx, chromedp.Navigate("about:blank")); err != nil {
+		return err
+	}
+	if _, err := chromedp.Call(ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+		return err
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{}); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{}})
+	return err
 }
 
 // usedPorts are the loopback ports that servers of this run have had.
