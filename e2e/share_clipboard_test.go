@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"time"
+
 	"testing"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -39,17 +41,15 @@ func TestCopyLinkWithClipboard(t *testing.T) {
 	t.Parallel()
 	b, s := copyLinkWith(t, cdpbrowser.PermissionSettingGranted)
 	assert.Equal(t, "Link copied to the clipboard.", s.ShareMsg)
-	clip := clipboardAfter(b, s.ShareURL, func() {
-		b.Do(chromedp.Click(chromedp.ID("copy-link")))
-		settle(b)
-	})
+	clip := clipboardAfter(b, s.ShareURL, func() { b.Do(chromedp.Click(chromedp.ID("copy-link"))) })
 	assert.Equal(t, s.ShareURL, clip, "the clipboard holds the link")
 }
 
 // clipboardAfter reads the clipboard, and while it does not hold want,
-// copies again (twice at most) and reads again. The clipboard is the
-// browser's: a test in another tab may copy a link of its own between this
-// test's copy and its read. A page that never copies want fails all three.
+// copies again (twice at most) and reads again until it does or a few
+// seconds pass. The clipboard is the browser's: a test in another tab may
+// copy a link of its own between this test's copy and its read. A page
+// that never copies want fails all three.
 func clipboardAfter(b *browser, want string, copyAgain func()) string {
 	b.t.Helper()
 	read := func() string {
@@ -59,7 +59,7 @@ func clipboardAfter(b *browser, want string, copyAgain func()) string {
 	for try := 0; try < 2 && clip != want; try++ {
 		b.t.Logf("the clipboard held %q: another test's copy? copying again", clip)
 		copyAgain()
-		clip = read()
+		_ = poll(3*time.Second, "the copy", func() (bool, string) { clip = read(); return clip == want, clip })
 	}
 	return clip
 }
@@ -83,4 +83,19 @@ func setClipboard(b *browser, site string, setting cdpbrowser.PermissionSetting)
 		})
 		require.NoError(b.t, err, "setting %s to %s", name, setting)
 	}
+}
+
+// clipboardAfter copies again when another tab's copy got there first: the
+// clipboard holds another text before the read, and the snippet after.
+func TestTheClipboardIsCopiedAgainAfterAnotherTabsCopy(t *testing.T) {
+	t.Parallel()
+	site := serveSite(t)
+	b := newBrowser(t)
+	setClipboard(b, site, cdpbrowser.PermissionSettingGranted)
+	b.Open(site + "?" + demoQuery)
+	clickSel(b, "#embed")
+	waitFor(b, "the snippet", jsExists("#embed-snippet"))
+	b.Do(evalVoid(`navigator.clipboard.writeText("another tab's link")`))
+	snippet := valueOf(b, "#embed-snippet")
+	assert.Equal(t, snippet, clipboardAfter(b, snippet, func() { clickSel(b, "#copy-snippet") }))
 }

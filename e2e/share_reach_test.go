@@ -38,6 +38,6 @@ func TestShareAndEmbedFromTheTop(t *testing.T) {
 	clickSel(b, "#copy-snippet")
 	waitFor(b, "the snippet copied", `(document.querySelector("#share-msg") || {}).textContent?.includes("copied")`)
 	snippet := valueOf(b, "#embed-snippet")
-	clip := clipboardAfter(b, snippet, func() { clickSel(b, "#copy-snippet"); settle(b) })
+	clip := clipboardAfter(b, snippet, func() { clickSel(b, "#copy-snippet") })
 	assert.Equal(t, snippet, clip, "the clipboard holds the snippet")
 }
