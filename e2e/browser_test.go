@@ -98,6 +98,20 @@ func (b *browser) emulateFocus(on bool) {
 	})
 }
 
+// emulateMedia has b's page match a media feature ("prefers-color-scheme",
+// "dark"), as the reader's system setting would; a page already open
+// follows it live. The tab's reset clears it.
+func (b *browser) emulateMedia(feature, value string) {
+	b.t.Helper()
+	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: feature, Value: value}},
+	})
+	if err != nil {
+		b.t.Fatalf("emulating %s: %s: %v", feature, value, err)
+	}
+	waitFor(b, feature+": "+value, "matchMedia("+jsLit("("+feature+": "+value+")")+").matches")
+}
+
 // contextID is the browser context of b's tab, for the browser-wide
 // commands that take one (permissions, downloads): without it they apply
 // to the shared browser's default context, which no test's tab is in.

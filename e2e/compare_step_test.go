@@ -5,10 +5,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestSideBySide toggles the comparison of both doors, and opens it from a
@@ -160,10 +158,7 @@ func TestReducedMotion(t *testing.T) {
 	t.Parallel()
 	site := serveSite(t)
 	b := newBrowser(t)
-	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
-	})
-	require.NoError(t, err)
+	b.emulateMedia("prefers-reduced-motion", "reduce")
 	p := mustPreset(t, "demo")
 	latest := expectAt(t, p.Slug, 0)
 

@@ -3,7 +3,6 @@ package e2e
 import (
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,10 +86,7 @@ func TestThemeIsForcedByTheLink(t *testing.T) {
 	assert.Equal(t, "rgb(21, 22, 26)", bg(light), "dark although the reader's is light")
 
 	dark := newBrowser(t)
-	_, err := chromedp.Call(dark.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-	})
-	require.NoError(t, err)
+	dark.emulateMedia("prefers-color-scheme", "dark")
 	dark.Open(site + compactEmbed)
 	assert.Equal(t, "rgb(21, 22, 26)", bg(dark), "the reader's dark")
 	dark.Open(site + compactEmbed + "&theme=light")

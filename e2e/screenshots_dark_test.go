@@ -4,10 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestScreenshotsDark saves the demo, the real-scale preset and the views
@@ -16,10 +13,7 @@ import (
 func TestScreenshotsDark(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t)
-	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-	})
-	require.NoError(t, err)
+	b.emulateMedia("prefers-color-scheme", "dark")
 	site := serveSite(t)
 	b.Open(site)
 	assert.Equal(t, "rgb(21, 22, 26)", evalJS[string](b, `getComputedStyle(document.body).backgroundColor`), "the dark --bg")

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
@@ -97,10 +96,7 @@ func TestTourCardShowsWhatItTalksAbout(t *testing.T) {
 func TestTourScrollsWithoutMotionWhenAskedTo(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t)
-	_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
-	})
-	require.NoError(t, err)
+	b.emulateMedia("prefers-reduced-motion", "reduce")
 	b.Do(chromedp.EmulateViewport(1280, 800))
 	b.Open(serveSite(t) + "?tour=2")
 	waitFor(b, "card 2", `(document.querySelector("#tour-pos") || {}).textContent?.includes("card 2 of 8")`)

@@ -57,6 +57,9 @@ func TestHostileLinksLeaveTheDefaultScenario(t *testing.T) {
 		{"settle of nothing", with("op", "x,1,drained"), "the link's run cannot be replayed"},
 		{"201 requests", demoQuery + strings.Repeat("&op=s,A,1,-,x", 199), "the link has more than 200 requests"},
 		{"5,000 requests", demoQuery + strings.Repeat("&op=s,A,1,-,x", 5000), "bytes long; at most 16,384 are read"},
+		{"door of no state", with("door", "finished"), `the link's settings are not valid: what the door retires "finished": must be "none", "all" or states among rejected, errored, aborted and cancelled joined by dots`},
+		{"gateway of no mode", with("gw", "maybe"), `the link's settings are not valid: AI gateway "maybe": must be "off", "alert" or "block"`},
+		{"writer check of no switch", with("wcheck", "2"), `parameter wcheck="2": must be 0 or 1`},
 		{"too many pages", permalink.EncodeLink(permalink.LinkState{Config: heavy, Ops: heavyOps}),
 			"would touch " + engine.Thousands(heavyWork) + " pages; a link may ask for at most " + engine.Thousands(engine.MaxReplayWork)},
 	}

@@ -1,0 +1,41 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kvleak/engine"
+	"kvleak/permalink"
+)
+
+// TestEveryPresetsFullLinkOpensAsThePreset opens each preset's full
+// permalink as the page's OnNav does (DecodeLink, then ApplyLink): the
+// session shows what choosing the preset shows, at its latest step and
+// its grid, and the address bar keeps the link as it is. The browser opens
+// the full link of one preset of each kind (e2e
+// TestEveryPresetOpensAsPinned's walkedPresets).
+func TestEveryPresetsFullLinkOpensAsThePreset(t *testing.T) {
+	for _, p := range engine.Presets() {
+		t.Run(p.Slug, func(t *testing.T) {
+			chosen := NewSession()
+			require.NoError(t, chosen.LoadPreset(p.Slug))
+			q := permalink.EncodeLink(permalink.LinkState{Preset: p.Slug, Config: p.Config, Ops: p.Ops})
+
+			l, err := DecodeLink(q)
+			require.NoError(t, err)
+			opened := NewSession()
+			require.NoError(t, opened.ApplyLink(l))
+			assert.Equal(t, chosen.Response(), opened.Response())
+			assert.Equal(t, chosen.Steps(), opened.Steps())
+			want, err := chosen.Grid(MaxGridCells)
+			require.NoError(t, err)
+			got, err := opened.Grid(MaxGridCells)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			assert.Equal(t, q, opened.AddressQuery(), "opening a link leaves it as it is")
+			assert.Empty(t, opened.Notice(), "a link of this version needs no notice")
+		})
+	}
+}
