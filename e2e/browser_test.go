@@ -119,6 +119,15 @@ func (b *browser) contextID() cdp.BrowserContextID {
 	return chromedp.FromContext(b.ctx).BrowserContextID
 }
 
+// baselineWasm has V8 compile the wasm with its baseline compiler only.
+// By default every page load compiles app.wasm twice: Liftoff at once, then
+// TurboFan for the hot functions on the other core, about 0.6 s of CPU a
+// load that the suite's hundreds of short-lived pages never earn back
+// (docs/performance.md: 30–45 % off the suite's time on two cores). The
+// module's meaning is the same in either tier; `make bench` measures the
+// page as readers get it, with both.
+var baselineWasm = chromedp.Flag("js-flags", "--liftoff-only")
+
 // sharedChromium is the one Chromium that the package's tests open their
 // tabs in: started by the first test that needs it, closed by TestMain.
 // newBrowser's browser contexts keep the tests apart as separate browsers
@@ -156,7 +165,7 @@ func (s *sharedChromium) start(t *testing.T) context.Context {
 		t.Fatalf("a profile for Chromium: %v", err)
 	}
 	// Not t.Context() and no timeout: the browser outlives the test.
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), headless.Options(exe, profile, viewW, viewH)...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), headless.Options(exe, profile, viewW, viewH, baselineWasm)...)
 	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
 	s.ctx, s.stop = ctx, func() { cancelBrowser(); cancelAlloc(); os.RemoveAll(profile) }
 	if err := chromedp.Do(ctx); err != nil {

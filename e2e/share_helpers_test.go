@@ -281,7 +281,7 @@ func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chro
 	exe := chromium(t)
 	profile := t.TempDir()
 	prepare(profile)
-	opts := headless.Options(exe, profile, viewW, viewH, extra...)
+	opts := headless.Options(exe, profile, viewW, viewH, append([]chromedp.ExecAllocatorOption{baselineWasm}, extra...)...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &browser{t: t}
 	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(b.record), chromedp.WithLogf(t.Logf))
