@@ -91,10 +91,7 @@ func TestThemeIsForcedByTheLink(t *testing.T) {
 	assert.Equal(t, "rgb(21, 22, 26)", bg(dark), "the reader's dark")
 	dark.Open(site + compactEmbed + "&theme=light")
 	assert.Equal(t, "rgb(247, 247, 245)", bg(dark), "light although the reader's is dark")
-
-	dark.Open(site + compactEmbed + "&theme=sepia")
-	waitFor(dark, "the banner", jsExists("#banner"))
-	assert.Contains(t, textOf(dark, "#banner"), `parameter theme="sepia": must be light or dark`)
+	// A theme of neither: web/model TestBadViewKeysAreRefusedInWords.
 }
 
 // The Embed button's snippet offers the choices, and its link opens them.
