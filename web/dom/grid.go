@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kvleak/web/model"
 )
@@ -38,7 +39,7 @@ func (gridCells) Block(first, n, gen int) (string, string) {
 }
 
 func (g gridCells) Item(b *strings.Builder, i int, c model.CellView) {
-	attrs := cellAttrs(c)
+	attrs := cellAttrs(c, g.tiles)
 	b.Grow(320)
 	b.WriteString(`<button type="button" class="`)
 	b.WriteString(html.EscapeString(attrs[0].Value))
@@ -47,28 +48,21 @@ func (g gridCells) Item(b *strings.Builder, i int, c model.CellView) {
 	b.WriteString(`>`)
 	if g.tiles {
 		b.WriteString(cellInner(c))
-	} else {
-		b.WriteString(html.EscapeString(c.Mark))
 	}
 	b.WriteString(`</button>`)
 }
 
-// Change sets the cell's attributes as text where they differ, a cell's
-// mark as its text and a tile's content as the escaped HTML cellInner
-// writes; type, tabindex and data-idx stay. A cell that is not a tile holds
-// its mark as plain text (no element, no pseudo-element: styling a
-// ::before for each of ~440 cells a scrub restyled took most of the
-// browser's time of a move at glm-launch, docs/performance.md), so a step
-// changes its class and at most its text: no markup to parse.
+// Change sets the cell's attributes as text where they differ, and a
+// tile's content as the escaped HTML cellInner writes; type, tabindex and
+// data-idx stay. A cell that is not a tile holds no text (its mark is
+// drawn from data-mark and its classes), so a step changes its attributes
+// only: no text node, no markup to parse (app.css: #grid .cell).
 //
 // It builds an attribute's text only when a field it is written from
 // differs: a move across a reservation changes hundreds of cells' state,
 // few of their names' parts.
 func (g gridCells) Change(was, now model.CellView) Change {
 	var c Change
-	if !g.tiles && was.Mark != now.Mark {
-		c.Text, c.SetText = now.Mark, true
-	}
 	var attrs [4]Attr
 	n := 0
 	if was.State != now.State || was.Tenant%8 != now.Tenant%8 || (was.Tenant < 0) != (now.Tenant < 0) || was.Touched != now.Touched ||
@@ -92,7 +86,10 @@ func (g gridCells) Change(was, now model.CellView) Change {
 	if was.Name != now.Name {
 		attrs[n], n = Attr{"aria-label", now.Name}, n+1
 	}
-	if n > 0 {
+	if m := cellMark(now, g.tiles); m != cellMark(was, g.tiles) {
+		c.Attrs = append(make([]Attr, 0, n+1), attrs[:n]...)
+		c.Attrs = append(c.Attrs, Attr{"data-mark", m})
+	} else if n > 0 {
 		c.Attrs = slices.Clone(attrs[:n])
 	}
 	if !g.tiles {
@@ -125,7 +122,7 @@ func PrefillGridHTML(g model.GridView) string {
 	}
 	b.WriteString(`<div class="` + cls + `" role="list" aria-label="Prefill pool pages">`)
 	for _, c := range g.Cells {
-		attrs := cellAttrs(c)
+		attrs := cellAttrs(c, true)
 		b.WriteString(`<span role="listitem"`)
 		writeAttrs(&b, attrs[:])
 		writeAttrs(&b, []Attr{{"title", attrs[len(attrs)-1].Value}})
@@ -149,9 +146,24 @@ func writeAttrs(b *strings.Builder, attrs []Attr) {
 }
 
 // cellAttrs are the attributes of a cell's element that follow the cell,
-// class first and its accessible name last.
-func cellAttrs(c model.CellView) [4]Attr {
-	return [...]Attr{{"class", CellClass(c)}, {"data-page", c.Page}, {"data-owner", c.Owner}, {"aria-label", c.Name}}
+// class first and its accessible name last. data-mark is the owner's
+// initial, which the stylesheet draws with the state's sign in a cell that
+// is not a tile ("A!", "B+", "·": markFor in the model); "" on a tile,
+// which holds its mark as text.
+func cellAttrs(c model.CellView, tiles bool) [5]Attr {
+	return [...]Attr{
+		{"class", CellClass(c)}, {"data-page", c.Page}, {"data-owner", c.Owner},
+		{"data-mark", cellMark(c, tiles)}, {"aria-label", c.Name},
+	}
+}
+
+// cellMark is a cell's data-mark: its owner's initial, "" on a tile.
+func cellMark(c model.CellView, tiles bool) string {
+	if tiles || c.Owner == "" {
+		return ""
+	}
+	_, n := utf8.DecodeRuneInString(c.Owner)
+	return c.Owner[:n]
 }
 
 // cellInner is a tile's content as HTML, every value escaped.

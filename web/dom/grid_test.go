@@ -27,11 +27,10 @@ type shownCell struct {
 
 func showCell(c model.CellView, tiles bool) shownCell {
 	s := shownCell{attrs: map[string]string{}}
-	s.inner = html.EscapeString(c.Mark)
 	if tiles {
 		s.inner = cellInner(c)
 	}
-	for _, a := range cellAttrs(c) {
+	for _, a := range cellAttrs(c, tiles) {
 		s.attrs[a.Name] = a.Value
 	}
 	return s
@@ -40,9 +39,6 @@ func showCell(c model.CellView, tiles bool) shownCell {
 func (s *shownCell) apply(c Change) {
 	for _, a := range c.Attrs {
 		s.attrs[a.Name] = a.Value
-	}
-	if c.SetText {
-		s.inner = html.EscapeString(c.Text)
 	}
 	if c.SetInner {
 		s.inner = c.Inner

@@ -66,8 +66,6 @@ func (e *fakeEl) Set(p string, v any) {
 	switch p {
 	case "innerHTML":
 		e.inner = v.(string)
-	case "textContent": // as the browser writes the text node back
-		e.inner = html.EscapeString(v.(string))
 	case "className": // the class attribute, as the browser reflects it
 		e.Call("setAttribute", "class", v)
 	default:

@@ -2,6 +2,7 @@ package dom
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -27,23 +28,18 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 	if limit := k.Layout().MaxCalls; limit > 0 && plan.Calls() > limit {
 		return false
 	}
+	batched := app.IsClient && classesFn().Type() == app.TypeFunction
 	for _, c := range plan.Changes {
-		attrs, setText := c.Attrs, c.SetText
-		cls := len(attrs) > 0 && attrs[0].Name == "class" && batchable(attrs[0].Value)
-		text := setText && batchable(c.Text)
-		if (cls || text) && is.children(root, is.blockOf(c.Index)) == nil {
-			return is.spoil()
-		}
-		if cls {
-			is.batch.add(c.Index, "c", attrs[0].Value)
+		attrs := c.Attrs
+		if batched && len(attrs) > 0 && attrs[0].Name == "class" && !strings.Contains(attrs[0].Value, "\n") {
+			if is.children(root, is.blockOf(c.Index)) == nil {
+				return is.spoil()
+			}
+			is.classes.add(c.Index, attrs[0].Value)
 			attrs = attrs[1:]
 		}
-		if text {
-			is.batch.add(c.Index, "t", c.Text)
-			setText = false
-		}
 		is.blocks[is.blockOf(c.Index)].dirty = true
-		if len(attrs) == 0 && !setText && !c.SetInner {
+		if len(attrs) == 0 && !c.SetInner {
 			continue
 		}
 		el := is.element(root, c.Index)
@@ -57,14 +53,11 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 			}
 			el.Call("setAttribute", jsText(a.Name), jsText(a.Value))
 		}
-		if setText {
-			el.Set("textContent", c.Text)
-		}
 		if c.SetInner {
 			el.Set("innerHTML", c.Inner)
 		}
 	}
-	is.batch.send(root, is.kind.Layout().Per)
+	is.classes.send(root, is.kind.Layout().Per)
 	for i := len(is.shown) - 1; i >= len(items); i-- {
 		el := is.element(root, i)
 		if !el.Truthy() {

@@ -14,14 +14,11 @@ type Patcher[T comparable] interface {
 // Attr is an attribute of an item's element, its value as text.
 type Attr struct{ Name, Value string }
 
-// Change changes an item's element: its attributes to text values; when
-// SetText, its content to the text Text; when SetInner, its content to
-// Inner, HTML whose values are escaped.
+// Change changes an item's element: its attributes to text values and,
+// when SetInner, its content to Inner, HTML whose values are escaped.
 type Change struct {
 	Index    int // the item's index in the island
 	Attrs    []Attr
-	Text     string
-	SetText  bool
 	Inner    string
 	SetInner bool
 }
@@ -29,9 +26,6 @@ type Change struct {
 // calls is how many calls into the page the change makes.
 func (c Change) calls() int {
 	n := len(c.Attrs)
-	if c.SetText {
-		n++
-	}
 	if c.SetInner {
 		n++
 	}
