@@ -106,9 +106,10 @@ func (p *playground) onScrub(ctx app.Context, step int) {
 }
 
 // onScrubEnd writes the address bar that a drag held (apply.go), and
-// gives the pool grid's cells their names.
+// gives the pool grid's cells their names (model.Session.HoldNames).
 func (p *playground) onScrubEnd(ctx app.Context) {
 	p.scrubbing = false
+	p.s.HoldNames(false)
 	p.writeDueURL(false)
 	if p.addr != nil {
 		p.addr.Release()

@@ -29,6 +29,7 @@ func (p *playground) applyDrag(ctx app.Context, change func(*model.Session) erro
 func (p *playground) applyChange(ctx app.Context, change func(*model.Session) error, dragged bool) error {
 	defer p.contain(ctx)
 	p.dragged, p.scrubbing = dragged, dragged
+	p.s.HoldNames(dragged)
 	p.s.Pause()
 	widget.TestPanic("apply")
 	err := change(p.s)

@@ -9,14 +9,16 @@ import (
 	"strings"
 
 	"kvleak/internal/server"
+	"kvleak/web/dom"
 )
 
 // headTags is what the page's <head> adds to go-app's: a preload hint, a
 // script that starts compiling app.wasm (wasmSize bytes) while the page is
-// still parsed, and the script that answers the page until the app runs
-// (early.go). All are part of the site's Version.
+// still parsed, the script that answers the page until the app runs
+// (early.go), and the function the app's patches set classes through
+// (dom.ClassesScript). All are part of the site's Version.
 func headTags(prefix string, wasmSize int) []string {
-	return []string{wasmPreload(prefix), wasmEarlyCompile(prefix, wasmSize), earlyScript()}
+	return []string{wasmPreload(prefix), wasmEarlyCompile(prefix, wasmSize), earlyScript(), dom.ClassesScript}
 }
 
 // wasmPreload is a <head> hint that starts the app.wasm download as soon as

@@ -2,6 +2,7 @@ package dom
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -27,12 +28,25 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 	if limit := k.Layout().MaxCalls; limit > 0 && plan.Calls() > limit {
 		return false
 	}
+	batched := app.IsClient && classesFn().Type() == app.TypeFunction
 	for _, c := range plan.Changes {
+		attrs := c.Attrs
+		if batched && len(attrs) > 0 && attrs[0].Name == "class" && !strings.Contains(attrs[0].Value, "\n") {
+			if is.children(root, is.blockOf(c.Index)) == nil {
+				return is.spoil()
+			}
+			is.classes.add(c.Index, attrs[0].Value)
+			attrs = attrs[1:]
+		}
+		is.blocks[is.blockOf(c.Index)].dirty = true
+		if len(attrs) == 0 && !c.SetInner {
+			continue
+		}
 		el := is.element(root, c.Index)
 		if !el.Truthy() {
 			return is.spoil()
 		}
-		for _, a := range c.Attrs {
+		for _, a := range attrs {
 			if a.Name == "class" { // a property set: no call, no arguments to convert
 				el.Set("className", jsText(a.Value))
 				continue
@@ -42,8 +56,8 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 		if c.SetInner {
 			el.Set("innerHTML", c.Inner)
 		}
-		is.blocks[is.blockOf(c.Index)].dirty = true
 	}
+	is.classes.send(root, is.kind.Layout().Per)
 	for i := len(is.shown) - 1; i >= len(items); i-- {
 		el := is.element(root, i)
 		if !el.Truthy() {

@@ -83,7 +83,7 @@ func buildGrid(snap *engine.Snapshot, tenants []string, first, last int, marks G
 	g.Tiles = g.PerCell == 1 && len(cells) <= MaxTiles
 	g.Cells = make([]CellView, len(cells))
 	for i, c := range cells {
-		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles, CellView{})
+		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles, CellView{}, false)
 	}
 	g.Summary = fmt.Sprintf("Pages %s–%s of %s", engine.Thousands(int64(engine.PageID(first))), engine.Thousands(int64(engine.PageID(last))), engine.Thousands(int64(snap.Pages())))
 	if g.PerCell > 1 {
@@ -100,8 +100,9 @@ const updateFrom = 64
 
 // cellView is one cell of the grid, ready to render.
 // was is the cell's view before (CellView{} for none): a cell of the same
-// pages keeps its page and id texts, as most cells of a scrub do.
-func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool, was CellView) CellView {
+// pages keeps its page and id texts, as most cells of a scrub do, and with
+// hold its label and name too (Session.HoldNames).
+func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks GridMarks, tiles bool, was CellView, hold bool) CellView {
 	v := CellView{First: c.First, Last: c.Last, Owner: c.Owner, State: c.State, Leaked: c.Leaked, Tenant: slices.Index(tenants, c.Owner)}
 	switch {
 	case was.Page != "" && was.First == c.First && was.Last == c.Last:
@@ -111,11 +112,6 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 	default:
 		v.Page = strconv.Itoa(c.First) + "-" + strconv.Itoa(c.Last)
 		v.ID = engine.Thousands(int64(engine.PageID(c.First))) + "–" + engine.Thousands(int64(engine.PageID(c.Last)))
-	}
-	if c.First == c.Last {
-		v.Label = pageLabel(snap, c.First)
-	} else {
-		v.Label = rangeLabel(c)
 	}
 	if c.First == c.Last {
 		if p, err := snap.Page(c.First); err == nil && len(p.Positions) > 0 {
@@ -129,8 +125,41 @@ func cellView(snap *engine.Snapshot, c engine.Cell, tenants []string, marks Grid
 	if tiles {
 		v.Writer, v.Text = tileText(snap, c.First)
 	}
+	if hold && was.Name != "" && was.First == c.First && was.Last == c.Last {
+		v.Label, v.Name = was.Label, was.Name
+		return v
+	}
+	v.Label = cellLabel(snap, c)
 	v.Name = cellName(v)
 	return v
+}
+
+// cellLabel is a cell's description: its page's, or its range's summary.
+func cellLabel(snap *engine.Snapshot, c engine.Cell) string {
+	if c.First == c.Last {
+		return pageLabel(snap, c.First)
+	}
+	return rangeLabel(c)
+}
+
+// named is g, whose cells were summarised from cells, with each cell's
+// label and name those of snap: the ones a drag held (Session.HoldNames).
+// The cells are copied on the first name that changes.
+func named(g GridView, cells []engine.Cell, snap *engine.Snapshot) GridView {
+	copied := false
+	for i, c := range cells {
+		v := g.Cells[i]
+		v.Label = cellLabel(snap, c)
+		v.Name = cellName(v)
+		if v.Name == g.Cells[i].Name && v.Label == g.Cells[i].Label {
+			continue
+		}
+		if !copied {
+			g.Cells, copied = slices.Clone(g.Cells), true
+		}
+		g.Cells[i] = v
+	}
+	return g
 }
 
 // cellName is a cell's accessible name: its visible mark first (WCAG 2.5.3,
@@ -203,8 +232,9 @@ func positionWords(ps []engine.PositionRun) string {
 // view only of a cell whose summary or marks changed, keeping the others.
 // A step or a Send then costs the runs and the cells, not the labels of
 // 512 cells. Only for cells of updateFrom pages or more, whose view is
-// their summary's and their marks'.
-func updateGrid(prev GridView, prevCells []engine.Cell, snap *engine.Snapshot, tenants []string, marks GridMarks) (GridView, []engine.Cell, error) {
+// their summary's and their marks'. With hold, a changed cell keeps its
+// label and name (Session.HoldNames).
+func updateGrid(prev GridView, prevCells []engine.Cell, snap *engine.Snapshot, tenants []string, marks GridMarks, hold bool) (GridView, []engine.Cell, error) {
 	cells, err := snap.Cells(prev.First, prev.Last, len(prev.Cells))
 	if err != nil {
 		return GridView{}, nil, err
@@ -223,7 +253,7 @@ func updateGrid(prev GridView, prevCells []engine.Cell, snap *engine.Snapshot, t
 		if !copied {
 			g.Cells, copied = slices.Clone(prev.Cells), true
 		}
-		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles, *v)
+		g.Cells[i] = cellView(snap, c, tenants, marks, g.Tiles, *v, hold)
 	}
 	return g, cells, nil
 }

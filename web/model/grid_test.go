@@ -141,24 +141,66 @@ func TestSessionGridUpdatedIsTheGrid(t *testing.T) {
 		}
 		got, err := s.Grid(MaxGridCells)
 		require.NoError(t, err)
-		want, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PagesOf(engine.ServerDecode)-1, s.gridMarks(), MaxGridCells)
-		require.NoError(t, err)
-		require.Equal(t, want, got, "walk %d, step %d", i, s.Step())
+		require.Equal(t, freshGrid(t, s), got, "walk %d, step %d", i, s.Step())
 	}
 	assert.Greater(t, updated, 10, "most steps update the grid rather than rebuild it")
+}
+
+// launchGrid is a session at the launch scale, and its grid at the step.
+func launchGrid(t *testing.T) (*Session, func() GridView) {
+	s := NewSession()
+	require.NoError(t, s.LoadPreset("glm-launch"))
+	return s, func() GridView {
+		g, err := s.Grid(MaxGridCells)
+		require.NoError(t, err)
+		return g
+	}
+}
+
+// freshGrid is the session's whole pool as BuildGrid makes it afresh.
+func freshGrid(t *testing.T, s *Session) GridView {
+	g, err := BuildGrid(s.Snapshot(), s.tenants, 0, s.cfg.PagesOf(engine.ServerDecode)-1, s.gridMarks(), MaxGridCells)
+	require.NoError(t, err)
+	return g
+}
+
+// While the timeline is dragged the grid's cells keep their labels and
+// names, and only those: everything else is the new step's. When the drag
+// ends the cells are named as BuildGrid names them.
+func TestADragHoldsTheCellsNames(t *testing.T) {
+	s, grid := launchGrid(t)
+	fresh := func() GridView { return freshGrid(t, s) }
+	require.NoError(t, s.ScrubTo(s.Steps()/2))
+	shown := grid()
+	s.HoldNames(true)
+	held, renamed := shown, 0
+	for _, step := range []int{s.Steps() - 1, 1, s.Steps() - 1} {
+		require.NoError(t, s.ScrubTo(step))
+		now, want := grid(), fresh()
+		require.Len(t, now.Cells, len(want.Cells))
+		for i := range want.Cells {
+			w := want.Cells[i]
+			w.Label, w.Name = shown.Cells[i].Label, shown.Cells[i].Name
+			require.Equal(t, w, now.Cells[i], "step %d, cell %d: the step's, with the name shown before", step, i)
+			if want.Cells[i].Name != shown.Cells[i].Name {
+				renamed++
+			}
+		}
+		held = now
+	}
+	assert.Greater(t, renamed, 100, "a move across B's reservation renames hundreds of cells")
+	s.HoldNames(false)
+	named := grid()
+	assert.Equal(t, fresh(), named, "the drag ended: the cells are named")
+	assert.NotEqual(t, held.Cells, named.Cells)
+	assert.Same(t, unsafe.SliceData(named.Cells), unsafe.SliceData(grid().Cells), "named once")
 }
 
 // An update that changes no cell keeps the previous grid's cells (go-app
 // then finds the inputs equal at once); one that changes some copies them
 // and leaves the previous grid as it was.
 func TestAGridUpdateCopiesItsCellsOnlyOnAChange(t *testing.T) {
-	s := NewSession()
-	require.NoError(t, s.LoadPreset("glm-launch"))
-	grid := func() GridView {
-		g, err := s.Grid(MaxGridCells)
-		require.NoError(t, err)
-		return g
-	}
+	s, grid := launchGrid(t)
 	// A prompt the API refuses touches no page. (B's 900,000 tokens touch
 	// more pages than an update is worth: the map is drawn afresh; and any
 	// prompt that reaches the pools turns free pages stale, a change in

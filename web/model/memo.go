@@ -19,6 +19,9 @@ type memo struct {
 	gridKey gridKey
 	grid    GridView
 	gridErr error
+	// gridHeld: grid's cells may hold the labels and names of an earlier
+	// step (Session.HoldNames).
+	gridHeld bool
 
 	cmpKey cmpKey
 	cmp    CompareView
@@ -135,11 +138,16 @@ func (s *Session) Grid(cells int) (GridView, error) {
 		was.snapKey = k.snapKey
 		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.grid.PerCell >= updateFrom {
 			// Only the step moved: rebuild the cells that changed.
-			m.grid, m.gridCells, m.gridErr = updateGrid(m.grid, m.gridCells, s.Snapshot(), s.tenants, marks)
+			m.grid, m.gridCells, m.gridErr = updateGrid(m.grid, m.gridCells, s.Snapshot(), s.tenants, marks, s.holdNames)
+			m.gridHeld = m.gridHeld || s.holdNames
 		} else {
 			m.grid, m.gridCells, m.gridErr = buildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, marks, cells)
+			m.gridHeld = false
 		}
 		m.gridKey = k
+	}
+	if m.gridHeld && !s.holdNames && m.gridErr == nil {
+		m.grid, m.gridHeld = named(m.grid, m.gridCells, s.Snapshot()), false
 	}
 	return m.grid, m.gridErr
 }

@@ -33,7 +33,9 @@ type Session struct {
 
 	view    View
 	playing bool
-	memo    memo
+	// holdNames: the timeline is being dragged (HoldNames).
+	holdNames bool
+	memo      memo
 	// tourReset says what the tour's last move undid of the reader's run.
 	tourReset string
 	chal      challengeState // the ladder (challenge.go)

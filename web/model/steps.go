@@ -38,6 +38,14 @@ func (s *Session) ScrubTo(step int) error {
 	return s.SelectStep(step)
 }
 
+// HoldNames says whether the timeline is being dragged. While it is, a
+// step keeps each grid cell's label and name (its long accessible name),
+// where its pages are the same: a move across a reservation changes
+// hundreds of cells, each one's name two strings built, and a drag moves
+// once a frame. The cells' looks follow every move; their names catch up
+// at the first Grid after the drag ends.
+func (s *Session) HoldNames(on bool) { s.holdNames = on }
+
 // StepBy moves the selected step by d within the log, reaching "latest"
 // at the end. It reports whether the step moved.
 func (s *Session) StepBy(d int) bool {

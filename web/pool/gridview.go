@@ -20,9 +20,8 @@ import (
 type gridView struct {
 	app.Compo
 
-	IGrid      model.GridView
-	IHidden    bool // the table is shown instead
-	IScrubbing bool // the timeline is being dragged (poolGrid)
+	IGrid   model.GridView
+	IHidden bool // the table is shown instead
 
 	detail  string // description of the focused or hovered cell
 	hovered string // the cell under the pointer as last described
@@ -36,7 +35,6 @@ func newGridView() *gridView { return &gridView{} }
 
 func (c *gridView) Grid(v model.GridView) *gridView                 { c.IGrid = v; return c }
 func (c *gridView) Hidden(v bool) *gridView                         { c.IHidden = v; return c }
-func (c *gridView) Scrubbing(v bool) *gridView                      { c.IScrubbing = v; return c }
 func (c *gridView) OnZoom(fn func(app.Context, int, int)) *gridView { c.onZoom = fn; return c }
 
 // OnMount and OnUpdate put the grid's tab stop on the focused cell, kept
@@ -61,7 +59,7 @@ func (c *gridView) Render() app.UI {
 		app.Div().Class("grid-wrap").
 			OnClick(widget.Safe(c.onCellClick)).OnKeyDown(widget.Safe(c.onCellKey)).On("focusin", widget.Safe(c.onCellFocus)).
 			OnMouseOver(widget.Safe(c.onCellDetail)).OnMouseLeave(widget.Safe(c.onGridLeave)).
-			Body(newPoolGrid().Grid(c.IGrid).Scrubbing(c.IScrubbing)),
+			Body(newPoolGrid().Grid(c.IGrid)),
 		app.P().ID("cell-details").Class("cell-details").Aria("live", "polite").Text(widget.OrDefault(c.detail, "Point at, tap or focus a cell for its details (keyboard: Tab into the grid, the arrow keys move, Enter zooms into a range).")),
 	)
 }

@@ -22,39 +22,6 @@ func TestGridMove(t *testing.T) {
 	}
 }
 
-// While the timeline is dragged the grid's cells keep their names, and
-// only their names: everything else is the new step's.
-func TestHeldNamesKeepOnlyTheNames(t *testing.T) {
-	s := model.NewSession()
-	require.NoError(t, s.LoadPreset("glm-launch"))
-	grid := func(step int) []model.CellView {
-		require.NoError(t, s.ScrubTo(step))
-		g, err := s.Grid(model.MaxGridCells)
-		require.NoError(t, err)
-		return g.Cells
-	}
-	shown, now := grid(s.Steps()/2), grid(s.Steps()-1)
-	var buf []model.CellView
-	held := heldNames(shown, now, &buf)
-	require.Len(t, held, len(now))
-	assert.Same(t, &buf[0], &held[0], "the cells are copied into the buffer handed")
-	renamed := 0
-	for i := range held {
-		want := now[i]
-		want.Name = shown[i].Name
-		assert.Equal(t, want, held[i], "cell %d", i)
-		if now[i].Name != shown[i].Name {
-			renamed++
-			assert.NotEqual(t, now[i].Name, held[i].Name, "cell %d: the model's cells are left as they are", i)
-		}
-	}
-	assert.Greater(t, renamed, 100, "a move across B's reservation renames hundreds of cells")
-	same := grid(s.Steps() - 1)
-	assert.Same(t, &same[0], &heldNames(same, same, &buf)[0], "nothing renamed: the cells themselves")
-	again := heldNames(shown, now, &buf)
-	assert.Same(t, &buf[0], &again[0], "the buffer is reused, not grown anew")
-}
-
 // While the timeline is dragged a map's spans keep their words; the map
 // itself follows every move, and the words catch up when the drag ends.
 func TestAMapsSpansKeepTheirWordsDuringADrag(t *testing.T) {

@@ -19,9 +19,9 @@ type poolView struct {
 	IPrefill model.PrefillPoolView
 	IFolded  bool // prefill's pool folded (the compact embed)
 	ICompare bool
-	// IScrubbing: the timeline is being dragged; the grid's cells keep
-	// their names until it ends (poolGrid), the maps' spans their words
-	// (poolMap).
+	// IScrubbing: the timeline is being dragged; the maps' spans keep
+	// their words until it ends (poolMap), as the grid's cells their names
+	// (model.Session.HoldNames).
 	IScrubbing bool
 
 	table bool
@@ -62,7 +62,7 @@ func (c *poolView) Render() app.UI {
 	}
 	// The grid stays mounted under the table, hidden, so that it keeps the
 	// cell in focus and the details when the reader switches back.
-	grid := newGridView().Grid(g).Hidden(c.table).Scrubbing(c.IScrubbing).OnZoom(c.onZoom)
+	grid := newGridView().Grid(g).Hidden(c.table).OnZoom(c.onZoom)
 	table := app.If(c.table, func() app.UI { return poolTable(g) })
 	return app.Section().ID("pool-panel").Class("panel").Aria("labelledby", "pool-h").Body(
 		app.Raw(`<h2 id="pool-h">KV pools</h2>`),
