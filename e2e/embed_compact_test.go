@@ -48,7 +48,8 @@ func TestCompactEmbedLeadsWithTheResult(t *testing.T) {
 	waitFor(b, "paused", `document.querySelector("#embed-replay").getAttribute("aria-pressed") === "false"`)
 }
 
-// view= shows one panel alone.
+// view= shows one panel alone, whose links stay in the embed
+// (TestEmbedLinksStayInTheEmbed).
 func TestCompactEmbedShowsOnePanel(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t)
@@ -67,12 +68,13 @@ func TestCompactEmbedShowsOnePanel(t *testing.T) {
 					assert.Equal(t, 0, countAll(b, other), "%s in view=%s", other, c.view)
 				}
 			}
+			if c.view == "transcript" {
+				assert.Contains(t, textOf(b, "#transcript"), "HTTP status reported to tenant-B: 200 OK")
+				assert.Contains(t, textOf(b, "#transcript"), "LEAK: tenant-B's response contains tenant-A's data -> True")
+			}
+			assertLinksStayInTheEmbed(t, b)
 		})
 	}
-	b.Open(site + compactEmbed + "&view=transcript")
-	waitFor(b, "the transcript", jsExists("#transcript"))
-	assert.Contains(t, textOf(b, "#transcript"), "HTTP status reported to tenant-B: 200 OK")
-	assert.Contains(t, textOf(b, "#transcript"), "LEAK: tenant-B's response contains tenant-A's data -> True")
 }
 
 // theme= forces a colour scheme over the reader's.

@@ -44,8 +44,11 @@ func TestPhoneKeepsMetricsInTheirBoxes(t *testing.T) {
 	site := serveSite(t)
 	b := newBrowser(t)
 	b.Do(chromedp.EmulateViewport(360, 800))
-	for _, preset := range []string{"demo", "glm-launch", "door-aborted", "scrub"} {
-		b.Open(site + "?v=3&preset=" + preset)
+	b.Open(site + "?v=4&preset=demo")
+	for i, preset := range []string{"demo", "glm-launch", "door-aborted", "scrub"} {
+		if i > 0 {
+			choosePreset(b, preset) // as a reader picks it: one load for the four
+		}
 		waitLate(b)
 		b.Do(evalVoid(`document.getElementById("metrics-panel").scrollIntoView()`))
 		stillRect(b, "#metrics")
