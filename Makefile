@@ -144,14 +144,8 @@ test-run: site build/site-testhooks/index.html node_modules/axe-core/axe.min.js 
 	$(GO) vet -modfile build/wasm.mod $(GOAPP_PKGS)
 	$(GO) test -modfile build/wasm.mod ./web/... $(GOAPP_PKGS)
 	@rm -f $(SKIP_LOG)
-	@status=0; export KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)"; \
-	$(GO) test $(NATIVE_PKGS) || status=$$?; \
-	$(GO) test -timeout 40m -parallel 2 ./e2e/ || status=$$?; \
+	@status=0; KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test -timeout 40m -parallel 2 ./... || status=$$?; \
 	$(skipped); exit $$status
-
-# Every package but the browser's. `make test` runs the browser suite after
-# them, alone: on two cores the native tests beside it took its tabs' CPU.
-NATIVE_PKGS = $$($(GO) list ./... | grep -v '^kvleak/e2e$$')
 
 # make test-fast: the native half of `make test` for day-to-day work, in
 # well under two minutes on a warm cache: vet, web/ against the wasm's copy
@@ -162,7 +156,7 @@ test-fast: build/wasm.mod
 	$(GO) vet ./... && \
 	$(GO) vet -modfile build/wasm.mod $(GOAPP_PKGS) && \
 	$(GO) test -modfile build/wasm.mod ./web/... $(GOAPP_PKGS) && \
-	KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test $(NATIVE_PKGS) || status=$$?; \
+	KVLEAK_SKIP_LOG="$(CURDIR)/$(SKIP_LOG)" $(GO) test $$($(GO) list ./... | grep -v '^kvleak/e2e$$') || status=$$?; \
 	$(skipped); t=$$(( $$(date +%s) - start )); echo "make test-fast took $$((t / 60))m$$((t % 60))s"; exit $$status
 
 # A seeded random walk over every control of the real site in headless
