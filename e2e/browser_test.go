@@ -121,11 +121,10 @@ func (b *browser) contextID() cdp.BrowserContextID {
 
 // baselineWasm has V8 compile the wasm with its baseline compiler only.
 // By default every page load compiles app.wasm twice: Liftoff at once, then
-// TurboFan for the hot functions on the other core, about 0.6 s of CPU a
-// load that the suite's hundreds of short-lived pages never earn back
-// (docs/performance.md: 30–45 % off the suite's time on two cores). The
-// module's meaning is the same in either tier; `make bench` measures the
-// page as readers get it, with both.
+// TurboFan for the hot functions on the other core, work that the suite's
+// short-lived pages never earn back (docs/performance.md has the figures).
+// The module's meaning is the same in either tier; `make bench` measures
+// the page as readers get it, with both.
 var baselineWasm = chromedp.Flag("js-flags", "--liftoff-only")
 
 // sharedChromium is the one Chromium that the package's tests open their
