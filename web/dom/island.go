@@ -41,7 +41,6 @@ type Island[T comparable] struct {
 	kids    []app.Value // each block's children (live), found when first needed
 	els     []app.Value // shown's elements, found when first patched
 	spoilt  bool        // the page holds what the island cannot find: build it all again
-	classes classBatch  // the classes a patch sets in one call
 }
 
 type block struct {

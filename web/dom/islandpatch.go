@@ -29,13 +29,14 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 		return false
 	}
 	batched := app.IsClient && classesFn().Type() == app.TypeFunction
+	var classes classBatch // this patch's only: a patch given up sends none
 	for _, c := range plan.Changes {
 		attrs := c.Attrs
 		if batched && len(attrs) > 0 && attrs[0].Name == "class" && !strings.Contains(attrs[0].Value, "\n") {
 			if is.children(root, is.blockOf(c.Index)) == nil {
 				return is.spoil()
 			}
-			is.classes.add(c.Index, attrs[0].Value)
+			classes.add(c.Index, attrs[0].Value)
 			attrs = attrs[1:]
 		}
 		is.blocks[is.blockOf(c.Index)].dirty = true
@@ -57,7 +58,7 @@ func (is *Island[T]) Patch(root app.Value, k Kind[T], items []T) bool {
 			el.Set("innerHTML", c.Inner)
 		}
 	}
-	is.classes.send(root, is.kind.Layout().Per)
+	classes.send(root, is.kind.Layout().Per)
 	for i := len(is.shown) - 1; i >= len(items); i-- {
 		el := is.element(root, i)
 		if !el.Truthy() {
