@@ -89,11 +89,10 @@ func TestThemeIsForcedByTheLink(t *testing.T) {
 
 	dark := newBrowser(t)
 	dark.emulateMedia("prefers-color-scheme", "dark")
-	dark.Open(site + compactEmbed)
-	assert.Equal(t, "rgb(21, 22, 26)", bg(dark), "the reader's dark")
 	dark.Open(site + compactEmbed + "&theme=light")
 	assert.Equal(t, "rgb(247, 247, 245)", bg(dark), "light although the reader's is dark")
-	// A theme of neither: web/model TestBadViewKeysAreRefusedInWords.
+	// The reader's own dark: TestScreenshotsDark. A theme of neither:
+	// web/model TestBadViewKeysAreRefusedInWords.
 }
 
 // The Embed button's snippet offers the choices, and its link opens them.

@@ -19,8 +19,10 @@ import (
 )
 
 // TestEmbedMode opens ?embed=1 links: a compact view without the intro,
-// with a caption linking to the same state in the full playground; ro=1
-// also hides the controls, and means nothing outside embed mode.
+// with a caption linking to the same state in the full playground (the
+// demo's link, which TestEveryPresetOpensAsPinned opens); ro=1 also hides
+// the controls. That ro=1 means nothing outside embed mode is web/model's
+// TestReadOnlyNeedsTheEmbed.
 func TestEmbedMode(t *testing.T) {
 	t.Parallel()
 	site := serveSite(t)
@@ -44,24 +46,12 @@ func TestEmbedMode(t *testing.T) {
 	assert.Contains(t, full["rel"], "noopener")
 	assert.True(t, run(b, chromedp.Evaluate[bool](`!!document.querySelector(".caption #open-full")`)), "#open-full sits in the caption")
 
-	// The caption's link opens the full playground on the same run.
-	tab := b.newTab()
-	tab.Open(full["href"])
-	s = waitShows(tab, "the full playground from #open-full", want)
-	assert.True(t, s.HasIntro, "the full playground has its intro")
-	assert.False(t, s.HasBanner, "banner %q", s.Banner)
-
 	b.Open(site + "?" + demoQuery + "&embed=1&ro=1")
 	s = waitShows(b, "the read-only embed", want)
 	assert.False(t, s.HasSend, "no #send in a read-only embed")
 	assert.False(t, s.HasMode, "no settings in a read-only embed")
 	assert.False(t, s.HasIntro)
 	assert.True(t, run(b, chromedp.Evaluate[bool](`!!document.getElementById("open-full")`)), "#open-full in a read-only embed")
-
-	b.Open(site + "?" + demoQuery + "&ro=1")
-	s = waitShows(b, "ro=1 without embed", want)
-	assert.True(t, s.HasSend, "ro=1 alone does not hide the controls")
-	assert.True(t, s.HasIntro)
 }
 
 // embedHost serves the embedding example from static/, laid out as

@@ -22,18 +22,21 @@ func TestPermalinkSchemaMatchesDemo(t *testing.T) {
 	assert.Equal(t, demoQuery, linkQuery(p.Slug, p.Config, p.Ops))
 }
 
-// TestEveryPresetOpensAsPinned opens each preset's short link at the run's
-// middle step (?v=4&preset=slug&step=N), in a tab of its own beside the
-// others. For one preset of each kind (walkedPresets) the scrubber then
-// visits both ends of every step span of presets_expected_test.go, and the
-// preset's full permalink is opened: it replays to the pinned outcome and
-// stays in the address bar as it is. What every preset shows at every step
-// is the model's, pinned natively (web/model TestPresetViewsGolden), and so
-// is every preset's full link opened as the page opens it (web/model
+// TestEveryPresetOpensAsPinned shows each preset at the run's middle step.
+// For one preset of each kind (walkedPresets), in a tab of its own, its
+// short link is opened there (?v=4&preset=slug&step=N), the scrubber
+// visits both ends of every step span of presets_expected_test.go, and
+// the preset's full permalink is opened: it replays to the pinned outcome
+// and stays in the address bar as it is. The others are chosen from the
+// picker in one tab, as a reader picks them, and scrubbed to the middle:
+// the address bar is then the preset's full link at that step. What every preset shows at
+// every step is the model's, pinned natively (web/model
+// TestPresetViewsGolden), and so is every preset's short and full link
+// opened as the page opens it (web/model
 // TestEveryPresetsFullLinkOpensAsThePreset): walking all nineteen here took
-// 376 visits. walkedPresets are walked in the browser: the leak, its
-// refusal by the fixed engine, the article's scale, a late write, and a
-// door that retires its request.
+// 376 visits, and a tab each, sixteen loads of the page. walkedPresets are
+// walked in the browser: the leak, its refusal by the fixed engine, the
+// article's scale, a late write, and a door that retires its request.
 var walkedPresets = map[string]bool{"demo": true, "demo-fixed": true, "glm-launch": true, "late-write": true, "door-aborted": true}
 
 func TestEveryPresetOpensAsPinned(t *testing.T) {
@@ -43,7 +46,26 @@ func TestEveryPresetOpensAsPinned(t *testing.T) {
 		_, ok := engine.PresetBySlug(slug)
 		require.True(t, ok, "walkedPresets names %q, no preset", slug)
 	}
+	t.Run("chosen", func(t *testing.T) {
+		t.Parallel()
+		b := newBrowser(t)
+		b.Open(site)
+		for _, p := range engine.Presets() {
+			if walkedPresets[p.Slug] {
+				continue
+			}
+			mid := presetWantOf(t, p.Slug).Events / 2
+			choosePreset(b, p.Slug)
+			scrubTo(b, mid)
+			s := waitShows(b, p.Slug+" at its middle step", expectAt(t, p.Slug, mid))
+			assert.False(t, s.HasBanner, "%s: banner %q", p.Slug, s.Banner)
+			assert.Equal(t, "?"+linkQuery(p.Slug, p.Config, p.Ops, "step="+strconv.Itoa(mid)), s.Search, "%s: the address bar is the preset's link at that step", p.Slug)
+		}
+	})
 	for _, p := range engine.Presets() {
+		if !walkedPresets[p.Slug] {
+			continue
+		}
 		t.Run(p.Slug, func(t *testing.T) {
 			t.Parallel()
 			b := newBrowser(t)
@@ -53,9 +75,6 @@ func TestEveryPresetOpensAsPinned(t *testing.T) {
 			b.Open(site + "?v=4&preset=" + p.Slug + "&step=" + strconv.Itoa(mid))
 			s := waitShows(b, p.Slug+" at its middle step", expectAt(t, p.Slug, mid))
 			assert.False(t, s.HasBanner, "%s&step=%d: banner %q", p.Slug, mid, s.Banner)
-			if !walkedPresets[p.Slug] {
-				return
-			}
 			for _, sp := range want.Steps {
 				for _, step := range []int{sp.From, sp.To}[:min(2, sp.To-sp.From+1)] {
 					scrubTo(b, step)

@@ -114,6 +114,17 @@ func TestVersion1LinksOpenWithTheirAllocator(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, s.Config(), again.Config, "the new link opens the same run")
 	assert.Empty(t, again.Migrated)
+
+	// The short form names today's preset: nothing to say.
+	short, err := DecodeLink("v=1&preset=demo")
+	require.NoError(t, err)
+	today := NewSession()
+	require.NoError(t, today.ApplyLink(short))
+	demo := NewSession()
+	require.NoError(t, demo.LoadPreset("demo"))
+	assert.Equal(t, demo.Response(), today.Response())
+	assert.Equal(t, engine.Sorted, today.Config().Allocator)
+	assert.Empty(t, today.Notice())
 }
 
 // A version 2 link, made with one pool and pages per slot, opens with a

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,6 +26,20 @@ func TestViewKeysRoundTrip(t *testing.T) {
 	st, err := DecodeLink("tour=2&theme=dark")
 	assert.ErrorIs(t, err, permalink.ErrNoState, "view keys alone open the default run")
 	assert.Equal(t, View{Tour: 2, Theme: "dark"}, st.View)
+}
+
+// ro=1 makes only an embed read-only: a full playground opened with it
+// keeps its controls (e2e TestEmbedMode opens the read-only embed), and its
+// address bar drops the key.
+func TestReadOnlyNeedsTheEmbed(t *testing.T) {
+	for raw, want := range map[string]bool{"ro=1": false, "embed=1&ro=1": true, "embed=1": false} {
+		l, err := DecodeLink("v=" + permalink.Version + "&preset=demo&" + raw)
+		require.NoError(t, err, raw)
+		s := NewSession()
+		s.SetView(l.View)
+		assert.Equal(t, want, s.View().ReadOnly, raw)
+		assert.Equal(t, want, strings.Contains(s.AddressQuery(), "ro=1"), "%s: %s", raw, s.AddressQuery())
+	}
 }
 
 func TestBadViewKeysAreRefusedInWords(t *testing.T) {
