@@ -83,8 +83,7 @@ func TestEveryMarkHasALegendInItsPanel(t *testing.T) {
 		}
 	}
 	walk("the demo")
-	b.Open(serveSite(t) + "?" + demoQuery + "&step=16")
-	waitFor(b, "step 16", `document.querySelector("#step-pos").textContent === "Step 16 of 24"`)
+	scrubTo(b, 16)
 	waitLate(b)
 	walk("the demo at step 16")
 	clickSel(b, "#compare-toggle")
