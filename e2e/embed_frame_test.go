@@ -58,19 +58,23 @@ func snippetHost(t *testing.T, html string) string {
 	return "http://localhost:" + port + "/"
 }
 
-// embedSnippet asks the share panel for a snippet with the given view
-// (empty for the compact playground) and returns it.
-func embedSnippet(t *testing.T, site, view string) string {
+// embedSnippets asks the share panel, on one page, for a snippet with each
+// view (empty for the compact playground), in order.
+func embedSnippets(t *testing.T, site string, views ...string) map[string]string {
 	t.Helper()
 	b := newBrowser(t)
 	b.Open(site + "?" + demoQuery)
 	clickSel(b, "#embed")
 	waitFor(b, "the snippet", jsExists("#embed-snippet"))
-	if view != "" {
-		setField(b, "#embed-view", view)
-		waitFor(b, "the snippet for view="+view, `document.querySelector("#embed-snippet").value.includes("view=`+view+`")`)
+	out := map[string]string{}
+	for _, view := range views {
+		if view != "" {
+			setField(b, "#embed-view", view)
+			waitFor(b, "the snippet for view="+view, `document.querySelector("#embed-snippet").value.includes("view=`+view+`")`)
+		}
+		out[view] = valueOf(b, "#embed-snippet")
 	}
-	return valueOf(b, "#embed-snippet")
+	return out
 }
 
 // frameFits waits until the writer's iframe is as tall as the frame's
@@ -97,6 +101,7 @@ func frameFits(t *testing.T, b, frame *browser) int {
 func TestEmbedSnippetSizesItsFrame(t *testing.T) {
 	t.Parallel()
 	site := serveSite(t)
+	snippets := embedSnippets(t, site, "", "pool")
 	for _, c := range []struct {
 		view  string
 		width int64
@@ -110,7 +115,7 @@ func TestEmbedSnippetSizesItsFrame(t *testing.T) {
 		}},
 	} {
 		t.Run("view="+c.view, func(t *testing.T) {
-			snippet := embedSnippet(t, site, c.view)
+			snippet := snippets[c.view]
 			b := newBrowser(t)
 			b.Do(chromedp.EmulateViewport(c.width, 800))
 			b.Do(chromedp.Navigate(snippetHost(t, snippet)))
