@@ -2,13 +2,18 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestOfflineAfterFirstVisit checks go-app's service worker: after one
-// visit, the page reloads and the wasm app starts with the server gone.
+// visit, the page reloads and the wasm app starts with the server gone. A
+// permalink opens from the cache too, whatever its query: a megabyte link,
+// which no server passes (TestMegabyteLink), reaches the app whole and is
+// refused in words.
 func TestOfflineAfterFirstVisit(t *testing.T) {
 	t.Parallel()
 	site := startSite(t)
@@ -34,4 +39,14 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	if status != "400" {
 		t.Fatalf("offline permalink shows status %q, want 400 (the fixed demo)", status)
 	}
+
+	def := expectAt(t, "demo", 0)
+	huge := demoQuery + "&op=s,A,1,-," + strings.Repeat("x", 1<<20)
+	b.Open(site.URL + "?" + huge)
+	s := waitView(b, "banner for a 1 MB link", func(s pageView) bool {
+		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict
+	})
+	assert.Contains(t, s.Banner, "the link is 1,048,")
+	assert.Contains(t, s.Banner, "bytes long; at most 16,384 are read")
+	assert.Equal(t, len("?"+huge), run(b, chromedp.Evaluate[int](`location.search.length`)), "the app saw the whole link")
 }
