@@ -48,13 +48,14 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // kept class attributes, prefill's map drawn over the last one), 1,254,841 B
 // measured; lowered to 1,254,268 B measured once a drag's names moved into
 // the model and a patch's classes went to the page in one call (issue 49's
-// last point). Raised to 1,256,300 for go-app's listeners that ran a
-// stale closure (patches/goapp/latest-handler.patch, a bug fix): 1,256,280 B
-// measured, of which the patch's own code is a few hundred raw bytes and
-// the rest brotli's layout moving.
+// last point). Raised to 1,255,100 for go-app's listeners that ran a
+// stale closure (patches/goapp/latest-handler.patch, a bug fix): 1,255,052 B
+// measured; the patch's own code is a few dozen raw bytes, the rest is
+// brotli's layout moving (without the patch the same tree measured
+// 1,256,053 B).
 // Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_256_300
+const wasmShare = 1_255_100
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that
