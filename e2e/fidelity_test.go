@@ -245,7 +245,6 @@ func TestVersion1Link(t *testing.T) {
 	assert.Equal(t, "This link (version 1) was made when the playground had one KV pool. Its pages-per-slot setting is gone: decode now reserves the pages of the prompt as its own intake sees it, as SGLang's DecodePreallocQueue does. Its pool is now the prefill server's; decode's pool, which it did not set, is 16 tokens — enough to back the advertised context, so every prompt the API passes reaches decode's door as before. It keeps the lifo allocator it was made with. "+changed+" Outcomes may differ from when it was made.",
 		textOf(b, "#notice"))
 	assert.Equal(t, want.Notice(), textOf(b, "#notice"))
-
 }
 
 // TestDemoTranscript shows the response as the article's demo printed it:

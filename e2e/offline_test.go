@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -41,12 +40,11 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 	}
 
 	def := expectAt(t, "demo", 0)
-	huge := demoQuery + "&op=s,A,1,-," + strings.Repeat("x", 1<<20)
-	b.Open(site.URL + "?" + huge)
+	b.Open(site.URL + "?" + megabyteQuery)
 	s := waitView(b, "banner for a 1 MB link", func(s pageView) bool {
 		return s.Ready && s.HasBanner && s.Status == def.Status && s.Verdict == def.Verdict
 	})
 	assert.Contains(t, s.Banner, "the link is 1,048,")
 	assert.Contains(t, s.Banner, "bytes long; at most 16,384 are read")
-	assert.Equal(t, len("?"+huge), run(b, chromedp.Evaluate[int](`location.search.length`)), "the app saw the whole link")
+	assert.Equal(t, len("?"+megabyteQuery), run(b, chromedp.Evaluate[int](`location.search.length`)), "the app saw the whole link")
 }
