@@ -74,7 +74,8 @@ func TestTheAddressBarIsWrittenAfterThePaint(t *testing.T) {
 // the action itself.
 func TestAHiddenPageWritesTheAddressBarAtOnce(t *testing.T) {
 	t.Parallel()
-	b := openPlayground(t)
+	b := newWindowedBrowser(t)
+	b.Open(serveSite(t))
 	b.emulateFocus(false)
 	b.Do(chromedp.Evaluate[chromedp.Void](`void window.open("about:blank", "_blank")`, func(p *runtime.EvaluateParams) { p.UserGesture = ptr(true) })) // a tab in front
 	waitFor(b, "the playground's tab to be hidden", `document.hidden`)

@@ -62,6 +62,27 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// testChromium is the browser the shared tabs run in: Chromium's headless
+// shell (Debian's chromium-headless-shell, the same Chromium) where it is
+// installed, else chromium. The shell is the same Blink and V8 without a
+// browser window's machinery, and runs the suite's pages in about 0.6 of
+// full Chromium's time (docs/performance.md). What only a window does is
+// tested in full Chromium (newWindowedBrowser).
+func testChromium(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("chromium-headless-shell"); err == nil {
+		return p
+	}
+	return chromium(t)
+}
+
+// newWindowedBrowser is a Chromium of t's own, the full browser, for what
+// only a browser window does: a tab opened in front hides the page.
+func newWindowedBrowser(t *testing.T) *browser {
+	t.Helper()
+	return newBrowserWithProfile(t, func(string) {})
+}
+
 // newBrowser lends t a tab at a 1280×900 viewport, in a browser context of
 // its own (as a private window: its own storage, cache, service workers and
 // permissions) in the package's shared Chromium. The tab is given back when
@@ -152,7 +173,7 @@ func TestMain(m *testing.M) {
 // the browser was shared.
 func (s *sharedChromium) start(t *testing.T) context.Context {
 	t.Helper()
-	exe := chromium(t)
+	exe := testChromium(t)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ctx != nil && s.ctx.Err() == nil {

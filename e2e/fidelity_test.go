@@ -300,8 +300,11 @@ func TestLateWrite(t *testing.T) {
 			assert.Equal(t, "A", c.Owner, "leaked cell %s", c)
 		}
 	}
-	// The late write is A's prefill transfer, logged after C's own.
-	late := evalJS[[]string](b, `[...document.querySelectorAll('#log li[data-stage="prefill.transfer"]')]
+	// The late write is A's prefill transfer, logged after C's own. The log
+	// may draw its rows a frame after the response.
+	const transfers = `#log li[data-stage="prefill.transfer"]`
+	waitFor(b, "the three prefill transfers logged", `document.querySelectorAll('`+transfers+`').length === 3`)
+	late := evalJS[[]string](b, `[...document.querySelectorAll('`+transfers+`')]
 		.map(li => li.querySelector(".log-req").textContent.trim().split(" ")[0])`)
 	assert.Equal(t, []string{"r2", "r3", "r1"}, late, "the requests of the prefill.transfer rows, in log order")
 

@@ -152,7 +152,8 @@ func TestTheLowerPanelsFollowAfterThePaint(t *testing.T) {
 // (web/lateviews.go); there they change in the action itself.
 func TestAHiddenPageShowsTheLowerPanelsAtOnce(t *testing.T) {
 	t.Parallel()
-	b := openPlayground(t)
+	b := newWindowedBrowser(t)
+	b.Open(serveSite(t))
 	b.emulateFocus(false)
 	b.Do(chromedp.Evaluate[chromedp.Void](`void window.open("about:blank", "_blank")`, func(p *runtime.EvaluateParams) { p.UserGesture = ptr(true) })) // a tab in front
 	waitFor(b, "the playground's tab to be hidden", `document.hidden`)

@@ -275,7 +275,9 @@ func blurAll(b *browser) {
 }
 
 // newBrowserWithProfile is newBrowser with a profile folder that prepare
-// fills before Chromium starts (e.g. with preferences), and extra flags.
+// fills before Chromium starts (e.g. with preferences), and extra flags, in
+// a full Chromium of the test's own: the headless shell does not read a
+// reader's preferences.
 func newBrowserWithProfile(t *testing.T, prepare func(dir string), extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	exe := chromium(t)

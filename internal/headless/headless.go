@@ -1,5 +1,6 @@
 // Package headless holds the one set of Chromium flags that the browser
-// tests and the benchmark launch with, so that they measure the same browser.
+// tests and the benchmark launch with (the suite in the headless shell where
+// installed, the benchmark in full Chromium, as readers get it).
 package headless
 
 import "github.com/chromedp/chromedp"
@@ -20,6 +21,9 @@ func Options(exe, profile string, w, h int, extra ...chromedp.ExecAllocatorOptio
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-quic", true),
+		// A reader's Chrome puts a cross-site frame in a process of its
+		// own; the headless shell does only when told.
+		chromedp.Flag("site-per-process", true),
 	)
 	return append(opts, extra...)
 }
