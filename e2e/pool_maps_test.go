@@ -157,9 +157,18 @@ func TestADragKeepsTheMapsWordsUntilItEnds(t *testing.T) {
 	waitFor(b, "step 1", `document.querySelector("#step-pos").textContent.startsWith("Step 1 of")`)
 	waitFrames(b, 2)
 	assert.Equal(t, latest, words(), "dragged to step 1: the words stay")
+	assert.Equal(t, []string{"none"}, cellMarks(b), "dragged: the grid's cells draw no marks (#grid.held)")
 	b.Do(evalVoid(`document.getElementById("scrubber").dispatchEvent(new Event("change", {bubbles: true}))`))
 	waitFor(b, "the words of step 1", fmt.Sprintf(`(() => { const w = ["pool-map", "prefill-map"].map(id => document.getElementById(id + "-figure").querySelector(".map-regions").innerText).join("\n--\n"); return w !== %q; })()`, latest))
+	waitFor(b, "the marks drawn again", `!document.getElementById("grid").classList.contains("held")`)
+	assert.NotContains(t, cellMarks(b), "none", "the drag ended: every cell draws its mark")
 	last := evalJS[int](b, `Number(document.getElementById("scrubber").max)`)
 	scrubTo(b, last)
 	waitFor(b, "the latest step's words again", fmt.Sprintf(`["pool-map", "prefill-map"].map(id => document.getElementById(id + "-figure").querySelector(".map-regions").innerText).join("\n--\n") === %q`, latest))
+}
+
+// cellMarks is the distinct content of the grid's cells' marks (::before).
+func cellMarks(b *browser) []string {
+	b.t.Helper()
+	return evalJS[[]string](b, `[...new Set([...document.querySelectorAll("#grid .cell")].map(c => getComputedStyle(c, "::before").content))]`)
 }

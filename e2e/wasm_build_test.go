@@ -52,10 +52,12 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // stale closure (patches/goapp/latest-handler.patch, a bug fix): 1,255,052 B
 // measured; the patch's own code is a few dozen raw bytes, the rest is
 // brotli's layout moving (without the patch the same tree measured
-// 1,256,053 B).
+// 1,256,053 B). Lowered to 1,253,800: 1,253,738 B measured with the
+// grid's marks held during a drag (issue 49); the same change with the
+// field tagged omitempty measured 1,256,463 B, brotli's layout again.
 // Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_255_100
+const wasmShare = 1_253_800
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

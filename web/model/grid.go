@@ -56,6 +56,10 @@ type GridView struct {
 	Tiles   bool // few enough pages to show each as a readable tile
 	Pages   int
 	Summary string
+	// Held: a drag holds the cells' names (Session.HoldNames), and the
+	// grid draws no marks until it ends: a move then changes the cells'
+	// classes only, where each mark was a box the browser built again.
+	Held bool `json:"-"`
 }
 
 // MaxTiles is how many pages the grid shows as readable tiles.

@@ -172,6 +172,7 @@ func TestADragHoldsTheCellsNames(t *testing.T) {
 	fresh := func() GridView { return freshGrid(t, s) }
 	require.NoError(t, s.ScrubTo(s.Steps()/2))
 	shown := grid()
+	require.False(t, shown.Held, "no drag: the marks are drawn")
 	s.HoldNames(true)
 	held, renamed := shown, 0
 	for _, step := range []int{s.Steps() - 1, 1, s.Steps() - 1} {
@@ -186,11 +187,13 @@ func TestADragHoldsTheCellsNames(t *testing.T) {
 				renamed++
 			}
 		}
+		assert.True(t, now.Held, "step %d: the grid holds its marks", step)
 		held = now
 	}
 	assert.Greater(t, renamed, 100, "a move across B's reservation renames hundreds of cells")
 	s.HoldNames(false)
 	named := grid()
+	assert.False(t, named.Held, "the drag ended: the marks are drawn")
 	assert.Equal(t, fresh(), named, "the drag ended: the cells are named")
 	assert.NotEqual(t, held.Cells, named.Cells)
 	assert.Same(t, unsafe.SliceData(named.Cells), unsafe.SliceData(grid().Cells), "named once")

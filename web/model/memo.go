@@ -149,6 +149,7 @@ func (s *Session) Grid(cells int) (GridView, error) {
 	if m.gridHeld && !s.holdNames && m.gridErr == nil {
 		m.grid, m.gridHeld = named(m.grid, m.gridCells, s.Snapshot()), false
 	}
+	m.grid.Held = m.gridHeld
 	return m.grid, m.gridErr
 }
 

@@ -39,6 +39,9 @@ func (c *poolGrid) Render() app.UI {
 	if c.IGrid.Tiles {
 		cls += " tiles"
 	}
+	if c.IGrid.Held {
+		cls += " held"
+	}
 	return app.Div().ID("grid").Class(cls).Role("group").Aria("label", "Decode pool pages").Body(
 		app.Range(runs).Slice(func(i int) app.UI { return app.Raw(runs[i]) }),
 	)
