@@ -44,16 +44,22 @@ func (w *walker) arrived(k int, within <-chan struct{}, href string) error {
 	return nil
 }
 
-// inPlace is closed on the tab's next same-document navigation.
-func (w *walker) inPlace(ctx context.Context) <-chan struct{} {
+// inPlace is closed when the tab navigates in place to url. Only to url:
+// the page leaving writes its own address (history.replaceState, after a
+// paint) as a same-document navigation too, and taking that for the
+// arrival probed a document still loading.
+func (w *walker) inPlace(ctx context.Context, url string) <-chan struct{} {
 	ch := make(chan struct{})
 	events := chromedp.Events(ctx, page.NavigatedWithinDocument) // subscribed now
 	go func() {
-		for _, err := range events {
-			if err == nil {
-				close(ch)
+		for ev, err := range events {
+			if err != nil {
+				return
 			}
-			return
+			if ev.URL == url {
+				close(ch)
+				return
+			}
 		}
 	}()
 	return ch
@@ -104,7 +110,7 @@ func (w *walker) history(delta int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	within := w.inPlace(ctx)
+	within := w.inPlace(ctx, to)
 	if _, err := chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
 		return "", err
 	}
