@@ -55,9 +55,12 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // 1,256,053 B). Lowered to 1,253,800: 1,253,738 B measured with the
 // grid's marks held during a drag (issue 49); the same change with the
 // field tagged omitempty measured 1,256,463 B, brotli's layout again.
+// Raised to 1,255,200 when the model's separate held flag went (the grid's
+// own Held is the one state): 1,255,181 B measured, the raw wasm 35 B
+// smaller, brotli's layout once more.
 // Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_253_800
+const wasmShare = 1_255_200
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -17,11 +17,8 @@ type memo struct {
 	snap    *engine.Snapshot
 
 	gridKey gridKey
-	grid    GridView
+	grid    GridView // Held: its cells may hold an earlier step's names
 	gridErr error
-	// gridHeld: grid's cells may hold the labels and names of an earlier
-	// step (Session.HoldNames).
-	gridHeld bool
 
 	cmpKey cmpKey
 	cmp    CompareView
@@ -139,17 +136,16 @@ func (s *Session) Grid(cells int) (GridView, error) {
 		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.grid.PerCell >= updateFrom {
 			// Only the step moved: rebuild the cells that changed.
 			m.grid, m.gridCells, m.gridErr = updateGrid(m.grid, m.gridCells, s.Snapshot(), s.tenants, marks, s.holdNames)
-			m.gridHeld = m.gridHeld || s.holdNames
+			m.grid.Held = m.grid.Held || s.holdNames
 		} else {
 			m.grid, m.gridCells, m.gridErr = buildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, marks, cells)
-			m.gridHeld = false
 		}
 		m.gridKey = k
 	}
-	if m.gridHeld && !s.holdNames && m.gridErr == nil {
-		m.grid, m.gridHeld = named(m.grid, m.gridCells, s.Snapshot()), false
+	if m.grid.Held && !s.holdNames && m.gridErr == nil {
+		m.grid = named(m.grid, m.gridCells, s.Snapshot())
+		m.grid.Held = false
 	}
-	m.grid.Held = m.gridHeld
 	return m.grid, m.gridErr
 }
 
