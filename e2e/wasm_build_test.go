@@ -57,10 +57,12 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // field tagged omitempty measured 1,256,463 B, brotli's layout again.
 // Raised to 1,255,200 when the model's separate held flag went (the grid's
 // own Held is the one state): 1,255,181 B measured, the raw wasm 35 B
-// smaller, brotli's layout once more.
+// smaller, brotli's layout once more. Raised to 1,255,300 for a pool map's
+// runs filled by copies (issue 49: drawing decode's map at launch scale
+// 1.1 → 0.5 ms): 1,255,232 B measured.
 // Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_255_200
+const wasmShare = 1_255_300
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -134,6 +134,13 @@ func TestProfilePath(t *testing.T) {
 	assert.Equal(t, "prof-scrub", profilePath("prof", "scrub"))
 }
 
+// -v says where a median action's time went: in the Go handler, or after
+// it, in the browser's frame.
+func TestPhasesAreEachPhasesMedian(t *testing.T) {
+	ts := []timing{{Handler: 4, DOM: 4.2, Frame: 16, Painted: 12}, {Handler: 9, DOM: 9.1, Frame: 17, Painted: 21}, {Handler: 5, DOM: 5, Frame: 30, Painted: 14}}
+	assert.Equal(t, "handler 5.0, DOM 5.0, frame 17.0, painted 14.0 ms", phases(ts))
+}
+
 func TestTimingStats(t *testing.T) {
 	ts := make([]timing, 250)
 	for i := range ts {

@@ -164,6 +164,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	if r.ScrubDemo, err = b.act(ctx, "scrub", cfg.sends, dragSettle); err != nil {
 		return r, fmt.Errorf("scrubbing at the demo scale: %w", err)
 	}
+	vlog("demo scrub: %s", phases(r.ScrubDemo))
 	// 3. The launch preset.
 	if r.PresetSwitch, err = b.act(ctx, "preset:"+glmPreset, 1, clickSettle); err != nil {
 		return r, fmt.Errorf("switching to %s: %w", glmPreset, err)
@@ -197,6 +198,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	if r.ScrubGLM, err = b.act(ctx, "scrub", cfg.sends, dragSettle); err != nil {
 		return r, fmt.Errorf("scrubbing at %s: %w", glmPreset, err)
 	}
+	vlog("glm-launch scrub: %s", phases(r.ScrubGLM))
 	if prof != nil {
 		if r.ProfileScrub, err = prof.stop(ctx, profilePath(cfg.profile, "scrub")); err != nil {
 			return r, err
@@ -278,12 +280,21 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	return r, nil
 }
 
-func painted(ts []timing) []float64 {
+func painted(ts []timing) []float64 { return phase(ts, byPainted) }
+
+func phase(ts []timing, of func(timing) float64) []float64 {
 	out := make([]float64, len(ts))
 	for i, t := range ts {
-		out[i] = t.Painted
+		out[i] = of(t)
 	}
 	return out
+}
+
+// phases says where a median action's time went, for -v.
+func phases(ts []timing) string {
+	m := func(of func(timing) float64) float64 { return benchkit.Median(phase(ts, of)) }
+	return fmt.Sprintf("handler %.1f, DOM %.1f, frame %.1f, painted %.1f ms",
+		m(byHandler), m(func(t timing) float64 { return t.DOM }), m(func(t timing) float64 { return t.Frame }), m(byPainted))
 }
 
 // profilePath is where -profile's other profiles go (the demo scale's

@@ -111,28 +111,48 @@ func paint(px []uint32, v model.PoolMapView, l model.MapLayout, tab *mapColours,
 			continue
 		}
 		sq := [2]*[256]uint32{on, off}
-		for i := range row {
+		for i := 0; i < len(row); i++ {
 			lo := min((p+i)*per, len(v.Map))
 			hi := min(lo+per, len(v.Map))
 			if lo >= same && lo < hi && v.Map[lo] == v.Map[hi-1] {
 				same = sameFrom(v.Map, lo)
 			}
 			b := byte(model.MapFree)
-			if lo < hi && hi <= same { // one run of equal bytes: its byte
-				b = v.Map[lo]
-			} else {
-				// The most telling of the pixel's pages, inline: a call
-				// a pixel is most of a drawing's time in the wasm.
-				rank := byte(0)
-				for _, c := range v.Map[lo:hi] {
-					if r := mapRank[c&model.MapStateMask]; c != b && r >= rank {
-						b, rank = c, r
-					}
+			if lo < hi && hi <= same {
+				// One run of equal bytes, and so are the next pixels
+				// whose pages end by its end: a launch-scale reservation
+				// is most of a map, filled as memory is copied.
+				n := min(len(row)-i, max(1, (same-lo)/per))
+				fillPair(row[i:i+n], sq[i&1][v.Map[lo]], sq[(i+1)&1][v.Map[lo]])
+				i += n - 1
+				continue
+			}
+			// The most telling of the pixel's pages, inline: a call a pixel
+			// is most of a drawing's time in the wasm.
+			rank := byte(0)
+			for _, c := range v.Map[lo:hi] {
+				if r := mapRank[c&model.MapStateMask]; c != b && r >= rank {
+					b, rank = c, r
 				}
 			}
 			row[i] = sq[i&1][b]
 		}
 		p = end
+	}
+}
+
+// fillPair fills dst with a and b in turn, starting with a: doubling
+// copies of an even length keep the turns.
+func fillPair(dst []uint32, a, b uint32) {
+	if len(dst) == 0 {
+		return
+	}
+	dst[0] = a
+	if len(dst) > 1 {
+		dst[1] = b
+	}
+	for k := 2; k < len(dst); k *= 2 {
+		copy(dst[k:], dst[:k])
 	}
 }
 

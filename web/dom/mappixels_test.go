@@ -58,9 +58,9 @@ func TestMapPixelsMatchTheSwitch(t *testing.T) {
 		for p := range m {
 			m[p] = byte(r.IntN(256))
 		}
-		if i%2 == 0 { // runs of equal bytes, as the page table's runs draw them
+		if i%2 == 0 { // runs of equal bytes, as the page table's runs draw them, some rows long
 			for p := 0; p < pages; {
-				n := 1 + r.IntN(60)
+				n := 1 + r.IntN([2]int{60, 1500}[i%4/2])
 				b := byte(r.IntN(256))
 				for ; n > 0 && p < pages; n, p = n-1, p+1 {
 					m[p] = b
