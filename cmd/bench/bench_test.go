@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -164,9 +165,36 @@ func TestBudgetsCoverTheIssue(t *testing.T) {
 	for _, b := range budgetsFor(1000) {
 		assert.True(t, keys[b.Key], "budget %s has a metric", b.Key)
 	}
-	assert.Len(t, budgets, 18)
-	assert.Contains(t, budgetsFor(250)[16].Label, "250 requests")
+	assert.Len(t, budgets, 19)
+	assert.Contains(t, budgetsFor(250)[17].Label, "250 requests")
 	assert.Equal(t, 20_758_272, poolBytes, "both launch pools, 12 bytes a page")
+}
+
+// The scrub's ratio is each run's own (glm-launch's median over the demo's
+// of the same run), its median over the runs the budget's figure; a run
+// with no demo moves has none.
+func TestTheScrubRatioIsEachRunsOwn(t *testing.T) {
+	moves := func(ms ...float64) []timing {
+		ts := make([]timing, len(ms))
+		for i, m := range ms {
+			ts[i] = timing{Painted: m}
+		}
+		return ts
+	}
+	runs := []runResult{
+		{ScrubDemo: moves(10, 12, 11), ScrubGLM: moves(16, 14, 15)}, // 15 / 11
+		{ScrubDemo: moves(20, 20, 20), ScrubGLM: moves(26, 26, 26)}, // 1.3
+		{ScrubDemo: moves(10), ScrubGLM: moves(30)},                 // 3
+	}
+	assert.InDelta(t, 15.0/11, scrubRatio(runs[0]), 1e-9)
+	assert.True(t, math.IsNaN(scrubRatio(runResult{ScrubGLM: moves(5)})))
+	rep := &report{Metrics: map[string]benchkit.Series{}, MemSends: 1000, secs: sections(1000)}
+	rep.aggregate(runs)
+	rep.evaluate()
+	assert.InDelta(t, 15.0/11, rep.Metrics["scrub_glm_over_demo"].Median, 1e-9, "the median of the runs' ratios, not a ratio of medians (26 / 11)")
+	i := slices.IndexFunc(rep.Budgets, func(v benchkit.Verdict) bool { return v.Key == "scrub_glm_over_demo" })
+	require.GreaterOrEqual(t, i, 0, "a budget row")
+	assert.Equal(t, benchkit.Pass, rep.Budgets[i].Status)
 }
 
 // A run whose service worker never cached the wasm has no repeat visit:

@@ -39,6 +39,8 @@ func budgetsFor(memSends int) []benchkit.Budget {
 		{Key: "step_demo_ms", Label: "Step → painted, demo", Limit: 16, Unit: "ms"},
 		{Key: "scrub_demo_ms", Label: "scrubber move → pipeline and pool painted, demo", Limit: 16, Unit: "ms"},
 		{Key: "scrub_glm_ms", Label: "scrubber move → pipeline and pool painted, glm-launch", Limit: 50, Unit: "ms"},
+		// Issue 49's goal: a move at launch scale within 1.5× the demo's.
+		{Key: "scrub_glm_over_demo", Label: "scrubber move, glm-launch ÷ demo (same run)", Limit: 1.5, Unit: "×"},
 		{Key: "pool_map_draw_ms", Label: "drawing decode's pool map, glm-launch", Limit: 16, Unit: "ms"},
 		{Key: "replay_hour_ms", Label: "Mooncake's conversation hour replayed in the page", Limit: 5000, Unit: "ms"},
 		{Key: "replay_slice_ms", Label: "the longest the hour's replay holds the page's thread", Limit: 100, Unit: "ms"},
@@ -204,6 +206,7 @@ func sections(memSends int) []section {
 			metric{"send_glm_loop_first20_ms", "Send → painted, first 20 of the " + many, "ms", func(r runResult) float64 { return orEmpty(firstN(r.MemLoop, 20)) }},
 			metric{"send_glm_loop_last20_ms", "Send → painted, last 20 of the " + many, "ms", func(r runResult) float64 { return orEmpty(lastN(r.MemLoop, 20)) }},
 			metric{"scrub_glm_ms", "scrubber move → pipeline and pool painted", "ms", func(r runResult) float64 { return medianOf(r.ScrubGLM, byPainted) }},
+			metric{"scrub_glm_over_demo", "  ÷ the demo's, in the same run", "×", scrubRatio},
 			metric{"pool_map_draw_ms", "drawing the pool map (User Timing, median)", "ms", func(r runResult) float64 { return medianOrNaN(r.MapDraws) }},
 		)...)},
 		{"Replay of Mooncake's conversation hour (12,031 requests; context 131,072, prefill pool 100,000)", []metric{
@@ -227,6 +230,16 @@ func sections(memSends int) []section {
 			{"url_bytes_after", "address bar (permalink) length after " + many, "bytes", func(r runResult) float64 { return memAfter(r, r.MemAfter.URLBytes) }},
 		}},
 	}
+}
+
+// scrubRatio is a run's median scrubber move at glm-launch over its median
+// at the demo scale: both scales' moves share the run's machine.
+func scrubRatio(r runResult) float64 {
+	demo := medianOf(r.ScrubDemo, byPainted)
+	if !(demo > 0) {
+		return math.NaN()
+	}
+	return medianOf(r.ScrubGLM, byPainted) / demo
 }
 
 // floorMetrics are each reference page's figures, the playground's beside
