@@ -157,7 +157,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 			return r, err
 		}
 	}
-	vlog("demo sends: median %.1f ms", benchkit.Median(painted(r.SendDemo)))
+	vlog("demo sends: median %.1f ms", medianOf(r.SendDemo, byPainted))
 	if r.StepDemo, err = b.act(ctx, "step", cfg.sends, clickSettle); err != nil {
 		return r, fmt.Errorf("steps at the demo scale: %w", err)
 	}
@@ -189,7 +189,7 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 			return r, err
 		}
 	}
-	vlog("glm-launch sends: median %.1f ms", benchkit.Median(painted(r.SendGLM)))
+	vlog("glm-launch sends: median %.1f ms", medianOf(r.SendGLM, byPainted))
 	if profiling {
 		if prof, err = startProfiler(ctx, b); err != nil {
 			return r, err
@@ -280,21 +280,10 @@ func measureRun(ctx context.Context, cfg config, exe, url, prefix string, tl *ta
 	return r, nil
 }
 
-func painted(ts []timing) []float64 { return phase(ts, byPainted) }
-
-func phase(ts []timing, of func(timing) float64) []float64 {
-	out := make([]float64, len(ts))
-	for i, t := range ts {
-		out[i] = of(t)
-	}
-	return out
-}
-
 // phases says where a median action's time went, for -v.
 func phases(ts []timing) string {
-	m := func(of func(timing) float64) float64 { return benchkit.Median(phase(ts, of)) }
 	return fmt.Sprintf("handler %.1f, DOM %.1f, frame %.1f, painted %.1f ms",
-		m(byHandler), m(func(t timing) float64 { return t.DOM }), m(func(t timing) float64 { return t.Frame }), m(byPainted))
+		medianOf(ts, byHandler), medianOf(ts, byDOM), medianOf(ts, func(t timing) float64 { return t.Frame }), medianOf(ts, byPainted))
 }
 
 // profilePath is where -profile's other profiles go (the demo scale's
