@@ -141,8 +141,11 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 		return out;
 	})()`)
 	require.Len(t, px, l.Width*l.Height)
-	leak, covered := 0, 0
+	leak, covered, ring := 0, 0, 0
 	for i, c := range px {
+		if c == 2 {
+			ring++
+		}
 		switch {
 		case c == 1:
 			leak++
@@ -155,6 +158,7 @@ func TestPoolMapMarksExactlyTheLeakedPages(t *testing.T) {
 	}
 	assert.Equal(t, len(want), leak+covered)
 	assert.Less(t, covered, len(want)/10, "the frame covers few of the leaked pixels")
+	assert.Greater(t, ring, 2*l.Width, "the leaked spans are ringed (web/dom/ringpath.go): at least a frame's two sides")
 
 	// Each leaked span's pages zoom the grid to exactly its pages, every
 	// cell leaked and of the tenant who wrote it.

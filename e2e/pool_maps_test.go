@@ -172,3 +172,40 @@ func cellMarks(b *browser) []string {
 	b.t.Helper()
 	return evalJS[[]string](b, `[...new Set([...document.querySelectorAll("#grid .cell")].map(c => getComputedStyle(c, "::before").content))]`)
 }
+
+// mapFree is which scheme's free colour the map of canvas id is drawn in,
+// read at its last pixel (app.css: --free; the decode pool ends in free
+// pages at launch scale): "light", "dark" or what it found.
+func mapFree(b *browser, id string) string {
+	b.t.Helper()
+	return evalJS[string](b, fmt.Sprintf(`(() => {
+		const c = document.getElementById(%q), d = c.getContext("2d").getImageData(c.width - 1, c.height - 1, 1, 1).data;
+		const hex = [...d.slice(0, 3)].map(v => v.toString(16).padStart(2, "0")).join("");
+		return {eef0f3: "light", "272a31": "dark"}[hex] || hex;
+	})()`, id))
+}
+
+// The maps are drawn in the page's colour scheme: the one a link forces,
+// else the reader's, and again when the reader's changes while the page
+// is open (web/dom/theme.go keeps one live list of it).
+func TestPoolMapsFollowTheColourScheme(t *testing.T) {
+	t.Parallel()
+	b := newBrowser(t)
+	site := serveSite(t)
+	b.Open(site + "?v=4&preset=glm-launch&theme=dark")
+	mapOf(b, "pool-map")
+	assert.Equal(t, "dark", mapFree(b, "pool-map"), "forced by the link")
+
+	b.emulateMedia("prefers-color-scheme", "light")
+	b.Open(site + "?v=4&preset=glm-launch")
+	mapOf(b, "pool-map")
+	assert.Equal(t, "light", mapFree(b, "pool-map"), "the reader's light scheme")
+	b.emulateMedia("prefers-color-scheme", "dark")
+	waitFor(b, "the map drawn again in the dark scheme", `(() => {
+		const c = document.getElementById("pool-map"), d = c.getContext("2d").getImageData(c.width - 1, c.height - 1, 1, 1).data;
+		return d[0] === 0x27 && d[1] === 0x2a && d[2] === 0x31;
+	})()`)
+	clickSel(b, "#step-back")
+	waitFrames(b, 2)
+	assert.Equal(t, "dark", mapFree(b, "pool-map"), "a step after the change draws in the reader's new scheme")
+}

@@ -44,18 +44,25 @@ var mapRank = [4]byte{model.MapFree: 0, model.MapStale: 1, model.MapAllocated: 2
 type mapColours [2][256]uint32
 
 func (pal mapPalette) colours(colours []int) *mapColours {
+	// Each colour is packed once, not once for each of the 256 bytes: a
+	// scrub draws both maps each move.
 	pack := func(c rgb) uint32 { return binary.NativeEndian.Uint32([]byte{c[0], c[1], c[2], 0xff}) }
+	free, leak := pack(pal.free), pack(pal.leak)
+	var tenants [8]uint32
+	for i, c := range pal.tenants {
+		tenants[i] = pack(c)
+	}
 	var t mapColours
 	for b := range 256 {
 		i := b>>model.MapOwnerShift - 1 // the tenant's index, -1 for none
 		if i >= 0 && i < len(colours) {
 			i = colours[i]
 		}
-		tenant := pack(pal.tenants[(i+8)%8])
-		c := [2]uint32{pack(pal.free), pack(pal.free)}
+		tenant := tenants[(i+8)%8]
+		c := [2]uint32{free, free}
 		switch byte(b) & model.MapStateMask {
 		case model.MapLeaked:
-			c = [2]uint32{pack(pal.leak), pack(pal.leak)}
+			c = [2]uint32{leak, leak}
 		case model.MapAllocated:
 			c = [2]uint32{tenant, tenant}
 		case model.MapStale:

@@ -87,39 +87,9 @@ func (m *PoolMap) Draw(id string, v model.PoolMapView, l model.MapLayout) {
 		app.CopyBytesToJS(m.img.Get("data").Call("subarray", dirty[0], dirty[1]), m.rgba[dirty[0]:dirty[1]])
 	}
 	g.Call("putImageData", m.img, 0, 0)
-	g.Set("strokeStyle", fmt.Sprintf("rgb(%d,%d,%d)", pal.ring[0], pal.ring[1], pal.ring[2]))
-	g.Set("lineWidth", 2)
-	for _, rows := range v.Leaks(l) {
-		if len(rows) > 2 {
-			// A run of many rows is found at a glance: one frame around
-			// it, not a ring and cross-hairs per row, which would cover it.
-			first, last := rows[0], rows[len(rows)-1]
-			g.Call("strokeRect", 1, first[1]-1, l.Width-2, last[1]-first[1]+3)
-			continue
-		}
-		for _, row := range rows {
-			callOut(g, row, l.Width, l.Height)
-		}
+	if path := ringPath(v.Leaks(l), l.Width, l.Height); path != "" {
+		g.Set("strokeStyle", fmt.Sprintf("rgb(%d,%d,%d)", pal.ring[0], pal.ring[1], pal.ring[2]))
+		g.Set("lineWidth", 2)
+		g.Call("stroke", app.Window().Get("Path2D").New(path))
 	}
-}
-
-// callOut rings a leaked run's row and draws cross-hairs to it from the
-// canvas's edges, stopping short of it, so that a few pixels among 681,280
-// are found at a glance and keep their own colour.
-func callOut(g app.Value, row [3]int, width, height int) {
-	const gap, ring = 4, 10
-	x, y, w := row[0], row[1], row[2]
-	g.Call("strokeRect", x-gap, y-gap, w+2*gap, 1+2*gap)
-	g.Call("strokeRect", x-ring, y-ring, w+2*ring, 1+2*ring)
-	g.Call("beginPath")
-	for _, seg := range [][4]int{
-		{0, y, x - ring, y}, {x + w + ring, y, width, y}, // across
-		{x, 0, x, y - ring}, {x, y + ring + 1, x, height}, // down
-	} {
-		if seg[0] < seg[2] || seg[1] < seg[3] {
-			g.Call("moveTo", seg[0], seg[1])
-			g.Call("lineTo", seg[2], seg[3])
-		}
-	}
-	g.Call("stroke")
 }

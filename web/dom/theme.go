@@ -7,6 +7,11 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 const darkQuery = "(prefers-color-scheme: dark)"
 
+// forcedTheme is the theme ForceTheme last set, "" to follow the reader:
+// ForceTheme is the page's one writer of <html data-theme>, so a map's
+// drawing need not read the attribute back.
+var forcedTheme string
+
 // ForceTheme makes the page light or dark whatever the reader's setting
 // (a link's theme=), or follows the setting again for "". The stylesheet
 // reads it from <html data-theme>.
@@ -15,6 +20,7 @@ func ForceTheme(theme string) {
 	if !root.Truthy() {
 		return
 	}
+	forcedTheme = theme
 	if theme == "" {
 		root.Call("removeAttribute", "data-theme")
 		return
@@ -22,18 +28,27 @@ func ForceTheme(theme string) {
 	root.Call("setAttribute", "data-theme", theme)
 }
 
+// darkList is the reader's colour scheme as a live MediaQueryList, made
+// on the first drawing: a scrub draws both maps each move, and a
+// matchMedia call each made a new list.
+var darkList app.Value
+
 // DarkScheme reports whether the page shows dark colours: forced by the
 // link, or asked for by the reader.
 func DarkScheme() bool {
-	if root := app.Window().Get("document").Get("documentElement"); root.Truthy() {
-		switch root.Call("getAttribute", "data-theme").String() {
-		case "dark":
-			return true
-		case "light":
+	switch forcedTheme {
+	case "dark":
+		return true
+	case "light":
+		return false
+	}
+	if darkList == nil {
+		if !app.Window().Get("matchMedia").Truthy() {
 			return false
 		}
+		darkList = app.Window().Call("matchMedia", darkQuery)
 	}
-	return Matches(darkQuery)
+	return darkList.Get("matches").Bool()
 }
 
 // OnSchemeChange calls fn when the reader's colour scheme changes. It

@@ -352,3 +352,53 @@ func stepOf(t *testing.T, e *engine.Engine, request int, stage engine.Stage) int
 	t.Fatalf("r%d never reaches %s", request, stage)
 	return 0
 }
+
+// A cell's mark starts with its owner's first letter, whole even where
+// the letter takes several bytes; a name that does not start with one
+// shows U+FFFD, as a rune conversion would.
+func TestMarkForTakesTheOwnersFirstLetter(t *testing.T) {
+	for _, c := range []struct {
+		v    CellView
+		want string
+	}{
+		{CellView{Owner: "A", State: engine.PageLeaked}, "A!"},
+		{CellView{Owner: "Ülla", State: engine.PageStale}, "Ü"},
+		{CellView{Owner: "日本", State: engine.PageStale, Mixed: true}, "日+"},
+		{CellView{Owner: "\xffx", State: engine.PageStale}, "\uFFFD"},
+		{CellView{Owner: "", State: engine.PageFree}, "·"},
+		{CellView{Owner: "", State: engine.PageStale}, ""},
+	} {
+		assert.Equal(t, c.want, markFor(c.v), "owner %q", c.v.Owner)
+	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = markFor(CellView{Owner: "Ülla", State: engine.PageStale}) }),
+		"a letter alone is a slice of the name")
+}
+
+// The bench's launch-scale move (cmd/bench/js/act.js) goes between the
+// log's middle step, the release of a reservation, and the step before the
+// latest: hundreds of cells change their outline and nothing else, and the
+// kept grid is still the one built afresh, names and all.
+func TestAMoveThatOnlyMovesTheOutlineKeepsTheCellsViews(t *testing.T) {
+	s, grid := launchGrid(t)
+	for range 20 {
+		require.NoError(t, s.Send())
+	}
+	require.NoError(t, s.ScrubTo(s.Steps()/2))
+	before := grid()
+	require.NoError(t, s.ScrubTo(s.Steps()-1))
+	after := grid()
+	outlined := 0
+	for i, c := range after.Cells {
+		was := before.Cells[i]
+		if was.Touched != c.Touched {
+			was.Touched = c.Touched
+			if was == c {
+				outlined++
+			}
+		}
+	}
+	assert.Greater(t, outlined, 100, "cells whose outline alone moved")
+	assert.Equal(t, freshGrid(t, s), after)
+	require.NoError(t, s.ScrubTo(s.Steps()/2))
+	assert.Equal(t, freshGrid(t, s), grid(), "and back")
+}
