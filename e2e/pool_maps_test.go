@@ -143,7 +143,8 @@ func TestPoolMapRegionsSayWhatTheResponseSays(t *testing.T) {
 
 // A drag of the timeline moves the maps with it but leaves their spans'
 // words as they were until it ends (web/pool/poolmap.go): a move rewrote
-// the lists. The drag's end (the slider's change) brings them to the step.
+// the lists. It outlines no page of the grid either (model.Session.Grid).
+// The drag's end (the slider's change) brings them to the step.
 func TestADragKeepsTheMapsWordsUntilItEnds(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t)
@@ -158,6 +159,18 @@ func TestADragKeepsTheMapsWordsUntilItEnds(t *testing.T) {
 	waitFrames(b, 2)
 	assert.Equal(t, latest, words(), "dragged to step 1: the words stay")
 	assert.Equal(t, []string{"none"}, cellMarks(b), "dragged: the grid's cells draw no marks (#grid.held)")
+	// The step's outline waits too: the middle step releases a reservation
+	// whose pages span hundreds of cells.
+	b.Do(evalVoid(`(() => { const s = document.getElementById("scrubber"); s.value = Math.floor(s.max / 2); s.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	waitFor(b, "the middle step", `document.querySelector("#step-pos").textContent.startsWith("Step " + Math.floor(document.getElementById("scrubber").max / 2) + " of")`)
+	waitFrames(b, 2)
+	assert.Zero(t, countAll(b, "#grid .cell.touched"), "dragged: no page is outlined")
+	assert.Contains(t, textOf(b, "#pool-decode"), "(pages it touched are outlined when the drag ends)")
+	b.Do(evalVoid(`document.getElementById("scrubber").dispatchEvent(new Event("change", {bubbles: true}))`))
+	waitFor(b, "the step's pages outlined", `document.querySelectorAll("#grid .cell.touched").length > 100`)
+	assert.Contains(t, textOf(b, "#pool-decode"), "(pages it touched are outlined).")
+	b.Do(evalVoid(`(() => { const s = document.getElementById("scrubber"); s.value = 1; s.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	waitFor(b, "step 1 again", `document.querySelector("#step-pos").textContent.startsWith("Step 1 of")`)
 	b.Do(evalVoid(`document.getElementById("scrubber").dispatchEvent(new Event("change", {bubbles: true}))`))
 	waitFor(b, "the words of step 1", fmt.Sprintf(`(() => { const w = ["pool-map", "prefill-map"].map(id => document.getElementById(id + "-figure").querySelector(".map-regions").innerText).join("\n--\n"); return w !== %q; })()`, latest))
 	waitFor(b, "the marks drawn again", `!document.getElementById("grid").classList.contains("held")`)

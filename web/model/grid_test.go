@@ -402,3 +402,59 @@ func TestAMoveThatOnlyMovesTheOutlineKeepsTheCellsViews(t *testing.T) {
 	require.NoError(t, s.ScrubTo(s.Steps()/2))
 	assert.Equal(t, freshGrid(t, s), grid(), "and back")
 }
+
+// A drag outlines no page on either pool, as it draws no cell's letter:
+// every cell's state is the step's, and the outline of the pages the
+// selected event touched comes back when the drag ends.
+func TestADragOutlinesNoPageUntilItEnds(t *testing.T) {
+	s, grid := launchGrid(t)
+	for range 20 {
+		require.NoError(t, s.Send())
+	}
+	s.HoldNames(true)
+	for _, step := range []int{s.Steps() / 2, s.Steps() - 1} {
+		require.NoError(t, s.ScrubTo(step))
+		want := freshGrid(t, s)
+		outlined := 0
+		for i, c := range grid().Cells {
+			if want.Cells[i].Touched {
+				outlined++
+			}
+			assert.False(t, c.Touched, "step %d, cell %d: outlined in a drag", step, i)
+			assert.Equal(t, want.Cells[i].State, c.State, "step %d, cell %d: its state is the step's", step, i)
+		}
+		if step == s.Steps()/2 {
+			assert.Greater(t, outlined, 100, "step %d: the step outlines hundreds of cells once the drag ends", step)
+		}
+	}
+	s.HoldNames(false)
+	assert.Equal(t, freshGrid(t, s), grid(), "the drag ended: outlined and named as built afresh")
+
+	// The demo's prefill pool is a grid of its own.
+	s = NewSession()
+	prefillTouched := func() int {
+		n := 0
+		for _, c := range s.PrefillPool().Grid.Cells {
+			if c.Touched {
+				n++
+			}
+		}
+		return n
+	}
+	evs := s.Engine().Log()
+	step := 0
+	for i := range evs.Len() {
+		if ev := evs.At(i); ev.Pool == engine.ServerPrefill && ev.Pages.Len() > 0 {
+			step = i + 1
+			break
+		}
+	}
+	require.NotZero(t, step, "the demo has a step that touches prefill's pages")
+	require.NoError(t, s.ScrubTo(step))
+	require.Positive(t, prefillTouched(), "a click outlines prefill's pages")
+	s.HoldNames(true)
+	require.NoError(t, s.ScrubTo(step))
+	assert.Zero(t, prefillTouched(), "a drag does not")
+	s.HoldNames(false)
+	assert.Positive(t, prefillTouched(), "and when it ends, they are outlined again")
+}

@@ -102,6 +102,7 @@ type gridKey struct {
 	snapKey
 	first, last, cells int
 	tenants            string
+	dragged            bool // a drag holds the outline (Session.Grid)
 }
 
 type cmpKey struct {
@@ -128,11 +129,19 @@ func (s *Session) LastResponse() (engine.Response, bool) { return s.Snapshot().L
 // the pages the selected event touched outlined.
 func (s *Session) Grid(cells int) (GridView, error) {
 	m := &s.memo
-	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00")}
+	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00"), s.holdNames}
 	if k != m.gridKey || m.gridKey.eng == nil {
 		marks := s.gridMarks()
+		if s.holdNames {
+			// A drag outlines no page, as it draws no cell's letter
+			// (GridView.Held): at launch scale each move outlined ~440
+			// cells and took as many outlines away, most of a move's extra
+			// cost over the demo's (docs/performance.md). The selected
+			// event's pages are outlined when the drag ends.
+			marks.Touched = nil
+		}
 		was := m.gridKey
-		was.snapKey = k.snapKey
+		was.snapKey, was.dragged = k.snapKey, k.dragged
 		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.grid.PerCell >= updateFrom {
 			// Only the step moved: rebuild the cells that changed.
 			m.grid, m.gridCells, m.gridErr = updateGrid(m.grid, m.gridCells, s.Snapshot(), s.tenants, marks, s.holdNames)

@@ -24,7 +24,7 @@ type PrefillPoolView struct {
 // PrefillPool is the prefill pool's view at the selected step.
 func (s *Session) PrefillPool() PrefillPoolView {
 	m := &s.memo
-	if k := (gridKey{snapKey: s.snapKey(), tenants: strings.Join(s.tenants, "\x00")}); k != m.prefillKey || m.prefill.Summary == "" && m.prefill.Err == "" {
+	if k := (gridKey{snapKey: s.snapKey(), tenants: strings.Join(s.tenants, "\x00"), dragged: s.holdNames}); k != m.prefillKey || m.prefill.Summary == "" && m.prefill.Err == "" {
 		m.prefill, m.prefillSnap = s.prefillPoolOver(m.prefill.Map, m.prefillSnap)
 		m.prefillKey = k
 	}
@@ -58,7 +58,7 @@ func (s *Session) prefillPoolOver(was PoolMapView, prev *engine.Snapshot) (Prefi
 		return v, snap
 	}
 	var marks GridMarks
-	if step := s.step; step > 0 {
+	if step := s.step; step > 0 && !s.holdNames { // a drag outlines no page (Session.Grid)
 		if ev := s.eng.Log().At(step - 1); ev.Pool == engine.ServerPrefill {
 			marks.Touched = ev.Pages
 		}

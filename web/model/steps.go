@@ -42,7 +42,8 @@ func (s *Session) ScrubTo(step int) error {
 // step keeps each grid cell's label and name (its long accessible name),
 // where its pages are the same: a move across a reservation changes
 // hundreds of cells, each one's name two strings built, and a drag moves
-// once a frame. The cells' looks follow every move; their names catch up
+// once a frame. The cells' states and colours follow every move; their
+// names, and the outline of the pages the selected event touched, catch up
 // at the first Grid after the drag ends.
 func (s *Session) HoldNames(on bool) { s.holdNames = on }
 

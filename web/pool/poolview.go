@@ -51,7 +51,11 @@ func (c *poolView) Render() app.UI {
 	g := v.Grid
 	caption := "the latest step"
 	if v.Selected > 0 {
-		caption = fmt.Sprintf("step %d (pages it touched are outlined)", v.Selected)
+		when := "" // a drag outlines no page (model.Session.HoldNames)
+		if c.IScrubbing {
+			when = " when the drag ends"
+		}
+		caption = fmt.Sprintf("step %d (pages it touched are outlined%s)", v.Selected, when)
 	}
 	toggle, compare := "Show as a table", "Compare vulnerable and fixed"
 	if c.table {
