@@ -44,6 +44,7 @@ func FuzzSession(f *testing.F) {
 		{actPreset, 5, actNumber, 0, 200, 'x', 1},                                                           // a text from the input
 		{actTour, 3, actChoice, 0, 1, actTour, 9, actFit, actTour, 5},                                       // the tour, its fixes, closed
 		{actView, 0xff, 40, actPreset, glm, actView, 0x8a},                                                  // views, a scrub at real scale
+		{actPreset, glm, actDrag, 2, 19, 37, 1, actSend, 0},                                                 // a drag at real scale
 		{actChallenge, 4, actTenant, 1, 19, actNumber, 4, 26, actSend, 0, actChallenge, 3, actChallenge, 1}, // challenge 1, tried and scored
 		{actChallenge, 24, actSend, 0, actChallenge, 2 + 4*2, actChallenge, 3, actChallenge, 0},             // challenge 6, answered
 	} {
@@ -92,6 +93,7 @@ const (
 	actView
 	actFit
 	actChallenge
+	actDrag
 	actCount
 )
 
@@ -225,6 +227,15 @@ func (v *visitor) act(t *testing.T, s *Session) {
 		}
 	case actFit:
 		_ = s.FitLastPrompt()
+	case actDrag:
+		// A drag of the timeline: a few moves with the grid's names and
+		// outline held, then its end (the slider's change).
+		s.HoldNames(true)
+		for range 1 + v.next()%3 {
+			_ = s.ScrubTo(v.next())
+			checkDrag(t, s)
+		}
+		s.HoldNames(false)
 	case actChallenge:
 		switch n := v.next(); n % 4 {
 		case 0:
@@ -266,6 +277,27 @@ func (v *visitor) runFile(t *testing.T) []byte {
 		return data[:min(cut, len(data))] // truncated: not JSON
 	}
 	return data
+}
+
+// checkDrag asserts what a drag shows: every grid cell in its state at
+// the step, none outlined (Session.HoldNames).
+func checkDrag(t *testing.T, s *Session) {
+	t.Helper()
+	kept, err := s.Grid(MaxGridCells)
+	if err != nil {
+		return
+	}
+	fresh, err := BuildGrid(s.Snapshot(), s.tenants, s.zoomFirst, s.zoomLast, s.gridMarks(), MaxGridCells)
+	require.NoError(t, err)
+	require.Len(t, kept.Cells, len(fresh.Cells))
+	for i, c := range kept.Cells {
+		require.False(t, c.Touched, "cell %d outlined in a drag", i)
+		require.Equal(t, fresh.Cells[i].State, c.State, "cell %d: its state is the step's", i)
+		require.Equal(t, fresh.Cells[i].Owner, c.Owner, "cell %d: its owner is the step's", i)
+	}
+	for _, c := range s.PrefillPool().Grid.Cells {
+		require.False(t, c.Touched, "a prefill cell outlined in a drag")
+	}
 }
 
 // checkSession asserts what must hold after any action.
