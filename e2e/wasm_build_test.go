@@ -59,10 +59,13 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // own Held is the one state): 1,255,181 B measured, the raw wasm 35 B
 // smaller, brotli's layout once more. Raised to 1,255,300 for a pool map's
 // runs filled by copies (issue 49: drawing decode's map at launch scale
-// 1.1 → 0.5 ms): 1,255,232 B measured.
+// 1.1 → 0.5 ms): 1,255,232 B measured. Raised to 1,256,100 for the
+// pipeline stages' word breaks in one pass (a launch-scale scrubber move
+// renders 7–8 stages: their render 0.7 → 0.1 ms in a V8 profile): 1,256,085 B
+// measured, the raw wasm 151 B smaller than before it, brotli's layout.
 // Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_255_300
+const wasmShare = 1_256_100
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -2,6 +2,7 @@ package run
 
 import (
 	"html"
+	"strings"
 	"unicode"
 )
 
@@ -11,15 +12,19 @@ import (
 // "DecodeTransfer / Queue" and "kv_committed_len" as "kv_committed_ / len",
 // never mid-word (app.css leaves breaking anywhere as the last resort).
 func breakable(s string) string {
-	out := ""
-	runes := []rune(s)
-	start := 0
-	for i := 1; i < len(runes); i++ {
-		prev, cur := runes[i-1], runes[i]
-		if prev == '_' || prev == '.' || unicode.IsLower(prev) && unicode.IsUpper(cur) {
-			out += html.EscapeString(string(runes[start:i])) + "<wbr>"
+	// One pass and one builder: a scrubber move at glm-launch writes 7–8
+	// stages' names and roles, and a rune slice and a concatenation a part
+	// were most of a stage's render.
+	var b strings.Builder
+	start, prev := 0, rune(0)
+	for i, cur := range s {
+		if i > 0 && (prev == '_' || prev == '.' || unicode.IsLower(prev) && unicode.IsUpper(cur)) {
+			b.WriteString(html.EscapeString(s[start:i]))
+			b.WriteString("<wbr>")
 			start = i
 		}
+		prev = cur
 	}
-	return out + html.EscapeString(string(runes[start:]))
+	b.WriteString(html.EscapeString(s[start:]))
+	return b.String()
 }
