@@ -186,16 +186,20 @@ func cellMarks(b *browser) []string {
 	return evalJS[[]string](b, `[...new Set([...document.querySelectorAll("#grid .cell")].map(c => getComputedStyle(c, "::before").content))]`)
 }
 
-// mapFree is which scheme's free colour the map of canvas id is drawn in,
-// read at its last pixel (app.css: --free; the decode pool ends in free
+// mapFreeJS is which scheme's free colour the map of canvas id is drawn
+// in, read at its last pixel (app.css: --free; the decode pool ends in free
 // pages at launch scale): "light", "dark" or what it found.
-func mapFree(b *browser, id string) string {
-	b.t.Helper()
-	return evalJS[string](b, fmt.Sprintf(`(() => {
+func mapFreeJS(id string) string {
+	return fmt.Sprintf(`(() => {
 		const c = document.getElementById(%q), d = c.getContext("2d").getImageData(c.width - 1, c.height - 1, 1, 1).data;
 		const hex = [...d.slice(0, 3)].map(v => v.toString(16).padStart(2, "0")).join("");
 		return {eef0f3: "light", "272a31": "dark"}[hex] || hex;
-	})()`, id))
+	})()`, id)
+}
+
+func mapFree(b *browser, id string) string {
+	b.t.Helper()
+	return evalJS[string](b, mapFreeJS(id))
 }
 
 // The maps are drawn in the page's colour scheme: the one a link forces,
@@ -214,10 +218,7 @@ func TestPoolMapsFollowTheColourScheme(t *testing.T) {
 	mapOf(b, "pool-map")
 	assert.Equal(t, "light", mapFree(b, "pool-map"), "the reader's light scheme")
 	b.emulateMedia("prefers-color-scheme", "dark")
-	waitFor(b, "the map drawn again in the dark scheme", `(() => {
-		const c = document.getElementById("pool-map"), d = c.getContext("2d").getImageData(c.width - 1, c.height - 1, 1, 1).data;
-		return d[0] === 0x27 && d[1] === 0x2a && d[2] === 0x31;
-	})()`)
+	waitFor(b, "the map drawn again in the dark scheme", mapFreeJS("pool-map")+` === "dark"`)
 	clickSel(b, "#step-back")
 	waitFrames(b, 2)
 	assert.Equal(t, "dark", mapFree(b, "pool-map"), "a step after the change draws in the reader's new scheme")

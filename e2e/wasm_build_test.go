@@ -63,9 +63,12 @@ func TestTheSitesWasmsHaveTheirDataMerged(t *testing.T) {
 // pipeline stages' word breaks in one pass (a launch-scale scrubber move
 // renders 7–8 stages: their render 0.7 → 0.1 ms in a V8 profile): 1,256,085 B
 // measured, the raw wasm 151 B smaller than before it, brotli's layout.
+// Lowered to 1,250,000 when the colour scheme's one media list served the
+// change listener too: 1,249,474 B measured, the raw wasm 10 B larger,
+// brotli's layout the other way.
 // Lower this bound as bytes are won back;
 // never raise it without saying why there, nor above the ceiling.
-const wasmShare = 1_256_100
+const wasmShare = 1_250_000
 
 // The shipped wasm's brotli fits its share, as the data merge and inlining
 // off outside the runtime (Makefile: WASM_GCFLAGS) made it: a change that

@@ -28,10 +28,20 @@ func ForceTheme(theme string) {
 	root.Call("setAttribute", "data-theme", theme)
 }
 
-// darkList is the reader's colour scheme as a live MediaQueryList, made
-// on the first drawing: a scrub draws both maps each move, and a
-// matchMedia call each made a new list.
+// darkList is the reader's colour scheme as one live MediaQueryList, made
+// on first use (undefined where the browser has no matchMedia): a scrub
+// draws both maps each move, and a matchMedia call each made a new list.
 var darkList app.Value
+
+func darkMedia() app.Value {
+	if darkList == nil {
+		darkList = app.Undefined()
+		if app.Window().Get("matchMedia").Truthy() {
+			darkList = app.Window().Call("matchMedia", darkQuery)
+		}
+	}
+	return darkList
+}
 
 // DarkScheme reports whether the page shows dark colours: forced by the
 // link, or asked for by the reader.
@@ -42,22 +52,17 @@ func DarkScheme() bool {
 	case "light":
 		return false
 	}
-	if darkList == nil {
-		if !app.Window().Get("matchMedia").Truthy() {
-			return false
-		}
-		darkList = app.Window().Call("matchMedia", darkQuery)
-	}
-	return darkList.Get("matches").Bool()
+	mq := darkMedia()
+	return mq.Truthy() && mq.Get("matches").Bool()
 }
 
 // OnSchemeChange calls fn when the reader's colour scheme changes. It
 // returns a stop function.
 func OnSchemeChange(fn func()) func() {
-	if !app.Window().Get("matchMedia").Truthy() {
+	mq := darkMedia()
+	if !mq.Truthy() {
 		return func() {}
 	}
-	mq := app.Window().Call("matchMedia", darkQuery)
 	cb := app.FuncOf(func(app.Value, []app.Value) any { fn(); return nil })
 	mq.Call("addEventListener", "change", cb)
 	return func() {

@@ -102,7 +102,7 @@ type gridKey struct {
 	snapKey
 	first, last, cells int
 	tenants            string
-	dragged            bool // a drag holds the outline (Session.Grid)
+	dragged            bool // built in a drag (Session.shownMarks)
 }
 
 type cmpKey struct {
@@ -131,15 +131,7 @@ func (s *Session) Grid(cells int) (GridView, error) {
 	m := &s.memo
 	k := gridKey{s.snapKey(), s.zoomFirst, s.zoomLast, cells, strings.Join(s.tenants, "\x00"), s.holdNames}
 	if k != m.gridKey || m.gridKey.eng == nil {
-		marks := s.gridMarks()
-		if s.holdNames {
-			// A drag outlines no page, as it draws no cell's letter
-			// (GridView.Held): at launch scale each move outlined ~440
-			// cells and took as many outlines away, most of a move's extra
-			// cost over the demo's (docs/performance.md). The selected
-			// event's pages are outlined when the drag ends.
-			marks.Touched = nil
-		}
+		marks := s.shownMarks(s.gridMarks())
 		was := m.gridKey
 		was.snapKey, was.dragged = k.snapKey, k.dragged
 		if was == k && m.gridErr == nil && m.gridKey.eng == k.eng && m.grid.PerCell >= updateFrom {
@@ -179,6 +171,19 @@ func (s *Session) PoolNote() string {
 		m.note, m.noteKey = poolNote(s.cfg.Allocator, s.Snapshot()), k
 	}
 	return m.note
+}
+
+// shownMarks are the marks a grid draws now: a drag outlines no page, as
+// it draws no cell's letter (GridView.Held). At launch scale each move
+// outlined ~440 cells and took as many outlines away, most of a move's
+// extra cost over the demo's (docs/performance.md); the selected event's
+// pages are outlined when the drag ends. The gridKey of each grid says
+// whether it was built in a drag.
+func (s *Session) shownMarks(m GridMarks) GridMarks {
+	if s.holdNames {
+		m.Touched = nil
+	}
+	return m
 }
 
 // gridMarks are the pages the grid marks at the selected step: those the

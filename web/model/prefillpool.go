@@ -58,12 +58,12 @@ func (s *Session) prefillPoolOver(was PoolMapView, prev *engine.Snapshot) (Prefi
 		return v, snap
 	}
 	var marks GridMarks
-	if step := s.step; step > 0 && !s.holdNames { // a drag outlines no page (Session.Grid)
+	if step := s.step; step > 0 {
 		if ev := s.eng.Log().At(step - 1); ev.Pool == engine.ServerPrefill {
 			marks.Touched = ev.Pages
 		}
 	}
-	g, err := BuildGrid(snap, s.tenants, 0, pages-1, marks, prefillCells)
+	g, err := BuildGrid(snap, s.tenants, 0, pages-1, s.shownMarks(marks), prefillCells)
 	if err != nil {
 		v.Err = err.Error()
 	}
