@@ -59,6 +59,8 @@ func assertDemoLeak(t *testing.T, b *browser) {
 // is refused before decode reserves anything for it.
 func assertDemoRejected(t *testing.T, b *browser) {
 	t.Helper()
+	// The log is a lower panel: it follows the 400 after the paint.
+	waitLate(b)
 	assert.Equal(t, "400", textOf(b, "#status"), "#status")
 	assert.Equal(t, expectAt(t, "demo-fixed", 0).Pool, gridPool(b), "#grid: none leaked, none of B's")
 	assert.Contains(t, textOf(b, "#verdict"), demoFixVerdict, "#verdict")
